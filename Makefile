@@ -1,0 +1,52 @@
+# StoreBench — the two commands: `make bench` and `make test`.
+# Both install what they need first (`make deps`).
+
+SWIFT       ?= swift
+PACKAGES    := libsqlite3-dev liblmdb-dev pkg-config
+SUDO        := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
+REPORTS     := Reports
+RELEASE_BIN := .build/release/storebench
+
+.PHONY: all deps build release test bench conformance clean help
+
+all: build
+
+help:
+	@echo "make bench        build in release, run the default comparison, write $(REPORTS)/latest.md"
+	@echo "make test         install what the tests need, then swift test"
+	@echo "make deps         install missing system packages: $(PACKAGES)"
+	@echo "make conformance  print the conformance table for every built-in backend"
+
+# Installs only the packages that are missing; `apt-get update` runs first when something is.
+deps:
+	@missing=""; \
+	for p in $(PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "deps: installing$$missing"; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
+	else \
+	  echo "deps: $(PACKAGES) present"; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release --product storebench
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+bench: release
+	@mkdir -p $(REPORTS)
+	$(RELEASE_BIN) report --out $(REPORTS)/latest.md
+
+conformance: release
+	$(RELEASE_BIN) conformance
+
+clean:
+	rm -rf .build

@@ -1,0 +1,52 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "StoreBench",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "StoreCore", targets: ["StoreCore"]),
+        .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
+        .library(name: "StoreConformance", targets: ["StoreConformance"]),
+        .executable(name: "storebench", targets: ["storebench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // System libraries, found through pkg-config (`make deps` installs the -dev packages).
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+        .systemLibrary(
+            name: "CLMDB",
+            pkgConfig: "lmdb",
+            providers: [.apt(["liblmdb-dev"]), .brew(["lmdb"])]
+        ),
+
+        // Schema, values, records, queries, errors and the Repository protocol. No C.
+        .target(name: "StoreCore"),
+
+        // Backends.
+        .target(name: "SQLiteStore", dependencies: ["StoreCore", "CSQLite"]),
+
+        // The conformance kit every backend runs.
+        .target(name: "StoreConformance", dependencies: ["StoreCore"]),
+
+        // The command-line tool.
+        .executableTarget(
+            name: "storebench",
+            dependencies: [
+                "StoreCore", "SQLiteStore", "StoreConformance",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        .testTarget(name: "StoreCoreTests", dependencies: ["StoreCore"]),
+        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "StoreConformance", "CSQLite"]),
+        .testTarget(name: "StoreConformanceTests", dependencies: ["StoreConformance", "SQLiteStore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

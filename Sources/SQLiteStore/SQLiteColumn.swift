@@ -1,0 +1,78 @@
+import CSQLite
+import Foundation
+import StoreCore
+
+/// Decoding of result columns into values by attribute type. Internal helpers.
+enum SQLiteColumn {
+    @inline(__always)
+    static func isNull(_ s: OpaquePointer, _ i: Int32) -> Bool { sqlite3_column_type(s, i) == SQLITE_NULL }
+
+    @inline(__always)
+    static func string(_ s: OpaquePointer, _ i: Int32) -> String? {
+        guard let p = sqlite3_column_text(s, i) else { return nil }
+        let n = Int(sqlite3_column_bytes(s, i))
+        return String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
+    }
+
+    @inline(__always)
+    static func bytes(_ s: OpaquePointer, _ i: Int32) -> [UInt8]? {
+        if isNull(s, i) { return nil }
+        let n = Int(sqlite3_column_bytes(s, i))
+        guard n > 0, let p = sqlite3_column_blob(s, i) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: p, count: n))
+    }
+
+    @inline(__always)
+    static func value(_ s: OpaquePointer, _ i: Int32, _ type: AttributeType) -> Value {
+        if isNull(s, i) { return .null }
+        switch type {
+        case .int64: return .int64(sqlite3_column_int64(s, i))
+        case .double: return .double(sqlite3_column_double(s, i))
+        case .bool: return .bool(sqlite3_column_int64(s, i) != 0)
+        case .string: return .string(string(s, i) ?? "")
+        case .date: return .date(Date(timeIntervalSince1970: sqlite3_column_double(s, i)))
+        case .uuid: return bytes(s, i).flatMap { UUID(bytes: $0) }.map(Value.uuid) ?? .null
+        case .bytes: return .bytes(bytes(s, i) ?? [])
+        }
+    }
+}
+
+/// A borrowed view of the current row of a statement whose columns are an entity's
+/// attributes in order. Valid until the statement steps again.
+final class SQLiteRow: RowView {
+    let entity: Entity
+    var statement: OpaquePointer
+    private let types: [AttributeType]
+
+    init(entity: Entity, statement: OpaquePointer) {
+        self.entity = entity
+        self.statement = statement
+        self.types = entity.attributes.map(\.type)
+    }
+
+    subscript(_ ordinal: Int) -> Value { SQLiteColumn.value(statement, Int32(ordinal), types[ordinal]) }
+
+    func int64(at i: Int) -> Int64? {
+        SQLiteColumn.isNull(statement, Int32(i)) || types[i] != .int64 ? nil : sqlite3_column_int64(statement, Int32(i))
+    }
+    func double(at i: Int) -> Double? {
+        if SQLiteColumn.isNull(statement, Int32(i)) { return nil }
+        switch types[i] {
+        case .double: return sqlite3_column_double(statement, Int32(i))
+        case .int64: return Double(sqlite3_column_int64(statement, Int32(i)))
+        default: return nil
+        }
+    }
+    func string(at i: Int) -> String? { types[i] == .string ? SQLiteColumn.string(statement, Int32(i)) : nil }
+    func bool(at i: Int) -> Bool? {
+        SQLiteColumn.isNull(statement, Int32(i)) || types[i] != .bool ? nil : sqlite3_column_int64(statement, Int32(i)) != 0
+    }
+
+    /// Copies the row into an owned record.
+    func record() -> Record {
+        var values: [Value] = []
+        values.reserveCapacity(types.count)
+        for i in types.indices { values.append(SQLiteColumn.value(statement, Int32(i), types[i])) }
+        return Record(entity, values: values)
+    }
+}

@@ -1,0 +1,94 @@
+import CSQLite
+import StoreCore
+
+/// One sqlite3 connection; owns the `sqlite3*` and closes it in one place (`close()`, also
+/// called by `deinit`). Caches prepared statements by SQL text. Used by one thread at a time:
+/// `SQLiteStore` hands a connection to exactly one transaction.
+final class SQLiteConnection {
+    private(set) var handle: OpaquePointer?
+    let path: String
+    private var statements: [String: SQLiteStatement] = [:]
+
+    /// Opens (or creates) the database file. A half-opened handle is closed before throwing.
+    init(path: String, create: Bool) throws {
+        self.path = path
+        var db: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let err = SQLiteError.make(rc, db: db, sql: nil, message: "cannot open \(path): \(db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory")")
+            sqlite3_close_v2(db)
+            throw err
+        }
+        handle = db
+        do {
+            sqlite3_extended_result_codes(db, 1)
+            sqlite3_busy_timeout(db, 5_000)
+            try SQLiteFunctions.register(on: db)
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    deinit { close() }
+
+    /// Finalizes cached statements, then closes the handle. Idempotent.
+    func close() {
+        statements.removeAll()
+        if let h = handle {
+            sqlite3_close_v2(h)
+            handle = nil
+        }
+    }
+
+    private func requireOpen() throws -> OpaquePointer {
+        guard let h = handle else { throw StoreError(.closed, "the SQLite connection is closed") }
+        return h
+    }
+
+    /// Runs one or more SQL statements without results.
+    func exec(_ sql: String) throws {
+        let h = try requireOpen()
+        var err: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(h, sql, nil, nil, &err)
+        if let err { sqlite3_free(err) }
+        guard rc == SQLITE_OK else { throw SQLiteError.make(sqlite3_extended_errcode(h), db: h, sql: sql) }
+    }
+
+    /// The cached prepared statement for `sql`, preparing it on first use.
+    @inline(__always)
+    func statement(_ sql: String) throws -> SQLiteStatement {
+        if let s = statements[sql] { return s }
+        _ = try requireOpen()
+        let s = try SQLiteStatement(connection: self, sql: sql)
+        statements[sql] = s
+        return s
+    }
+
+    /// A pragma's value as text (e.g. `journal_mode`).
+    func pragma(_ sql: String) throws -> String? {
+        let s = try statement(sql)
+        s.reset()
+        defer { sqlite3_reset(s.handle) }
+        guard try s.step() else { return nil }
+        return SQLiteColumn.string(s.handle, 0)
+    }
+
+    var changes: Int { handle.map { Int(sqlite3_changes($0)) } ?? 0 }
+
+    /// Runs `body` inside a savepoint: on a throw, everything it did is undone and the error
+    /// rethrown (the first error wins over a failing rollback).
+    func atomically<T>(_ body: () throws -> T) throws -> T {
+        try statement("SAVEPOINT sb_op").execute()
+        do {
+            let r = try body()
+            try statement("RELEASE sb_op").execute()
+            return r
+        } catch {
+            _ = try? statement("ROLLBACK TO sb_op").execute()
+            _ = try? statement("RELEASE sb_op").execute()
+            throw error
+        }
+    }
+}

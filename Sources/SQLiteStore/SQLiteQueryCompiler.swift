@@ -1,0 +1,199 @@
+import StoreCore
+
+/// Translates resolved queries into SQL with bound parameters (never string-built values).
+///
+/// Null semantics (shared by every backend): a comparison with a null operand value is
+/// false, except `== nil` and `!= value` (true for null). `NOT` is pushed down to the
+/// conditions (De Morgan), and a negated comparison is written null-safe, so SQL's
+/// three-valued logic never leaks.
+struct SQLiteQueryCompiler {
+    let mapping: SQLiteSchemaMapping
+    private(set) var bindings: [Value] = []
+    private var aliasCounter = 0
+
+    init(mapping: SQLiteSchemaMapping) { self.mapping = mapping }
+
+    // MARK: Statements
+
+    /// `SELECT <attributes> FROM T t0 WHERE … ORDER BY … LIMIT … OFFSET …`
+    mutating func select(_ query: ResolvedQuery) -> String {
+        let cols = query.entity.attributes.map { "t0.\(q($0.name))" }.joined(separator: ", ")
+        return "SELECT \(cols) FROM \(q(query.entity.name)) t0" + whereClause(query.predicate)
+            + orderBy(query) + limitClause(query)
+    }
+
+    /// `SELECT COUNT(*) …`, limit and offset applied.
+    mutating func count(_ query: ResolvedQuery) -> String {
+        let base = "FROM \(q(query.entity.name)) t0" + whereClause(query.predicate)
+        if query.limit == nil && query.offset == 0 { return "SELECT COUNT(*) " + base }
+        return "SELECT COUNT(*) FROM (SELECT 1 " + base + orderBy(query) + limitClause(query) + ")"
+    }
+
+    /// `SELECT pk FROM T t0 WHERE …` in primary-key order.
+    mutating func ids(_ e: Entity, _ p: ResolvedPredicate) -> String {
+        "SELECT t0.\(q(e.primaryKey.name)) FROM \(q(e.name)) t0" + whereClause(p) + " ORDER BY t0.\(q(e.primaryKey.name))"
+    }
+
+
+    private mutating func whereClause(_ p: ResolvedPredicate) -> String {
+        if case .constant(true) = p { return "" }
+        return " WHERE " + predicate(p, outer: "t0", negated: false)
+    }
+
+    private mutating func orderBy(_ query: ResolvedQuery) -> String {
+        var keys: [String] = []
+        for k in query.sort {
+            var expr = valueExpression(k.path, outer: "t0")
+            if !k.options.isEmpty { expr = "sb_fold(\(expr), \(k.options.rawValue))" }
+            keys.append(expr + (k.ascending ? " ASC" : " DESC"))
+        }
+        keys.append("t0.\(q(query.entity.primaryKey.name)) ASC")
+        return " ORDER BY " + keys.joined(separator: ", ")
+    }
+
+    private mutating func limitClause(_ query: ResolvedQuery) -> String {
+        guard query.limit != nil || query.offset > 0 else { return "" }
+        bindings.append(.int64(Int64(query.limit ?? -1)))
+        bindings.append(.int64(Int64(query.offset)))
+        return " LIMIT ? OFFSET ?"
+    }
+
+    // MARK: Predicates
+
+    private mutating func predicate(_ p: ResolvedPredicate, outer: String, negated: Bool) -> String {
+        switch p {
+        case .constant(let b):
+            return b != negated ? "1" : "0"
+        case .not(let inner):
+            return predicate(inner, outer: outer, negated: !negated)
+        case .and(let ps), .or(let ps):
+            let isConjunction = if case .and = p { true } else { false }
+            // An empty AND is true and an empty OR false; negation flips both.
+            if ps.isEmpty { return isConjunction != negated ? "1" : "0" }
+            let isAnd = isConjunction != negated
+            let parts = ps.map { predicate($0, outer: outer, negated: negated) }
+            return "(" + parts.joined(separator: isAnd ? " AND " : " OR ") + ")"
+        case .condition(let c):
+            return condition(c, outer: outer, negated: negated)
+        }
+    }
+
+    private mutating func condition(_ c: ResolvedCondition, outer: String, negated: Bool) -> String {
+        if c.path.isCountOnly {
+            let (from, correlation, _) = chain(c.path.steps[...], outer: outer)
+            let expr = "(SELECT COUNT(*) \(from) WHERE \(correlation))"
+            let (sql, _) = comparison(expr, c)
+            return negated ? "NOT (\(sql))" : sql
+        }
+        if c.path.toManyStep != nil {
+            let (from, correlation, last) = chain(c.path.steps[...], outer: outer)
+            let (sql, _) = comparison(terminalColumn(c.path, alias: last), c)
+            var exists = c.quantifier == .any
+            if negated { exists.toggle() }
+            return "\(exists ? "" : "NOT ")EXISTS (SELECT 1 \(from) WHERE \(correlation) AND \(sql))"
+        }
+        let expr = valueExpression(c.path, outer: outer)
+        let (sql, nullable) = comparison(expr, c)
+        guard negated else { return sql }
+        return nullable ? "(\(expr) IS NULL OR NOT (\(sql)))" : "NOT (\(sql))"
+    }
+
+    /// The comparison's SQL over `expr`, and whether it yields NULL when `expr` is NULL.
+    private mutating func comparison(_ expr: String, _ c: ResolvedCondition) -> (String, nullable: Bool) {
+        let x = c.options.isEmpty ? expr : "sb_fold(\(expr), \(c.options.rawValue))"
+        func bind(_ v: Value) -> String { bindings.append(v); return "?" }
+        switch c.comparison {
+        case .equal(.null): return ("\(expr) IS NULL", false)
+        case .notEqual(.null): return ("\(expr) IS NOT NULL", false)
+        case .equal(let v): return ("\(x) = \(bind(v))", true)
+        case .notEqual(let v): return ("\(x) IS NOT \(bind(v))", false)
+        case .less(let v): return ("\(x) < \(bind(v))", true)
+        case .lessOrEqual(let v): return ("\(x) <= \(bind(v))", true)
+        case .greater(let v): return ("\(x) > \(bind(v))", true)
+        case .greaterOrEqual(let v): return ("\(x) >= \(bind(v))", true)
+        case .between(let a, let b): return ("\(x) BETWEEN \(bind(a)) AND \(bind(b))", true)
+        case .in(let vs):
+            let nonNull = vs.filter { !$0.isNull }
+            let hasNull = nonNull.count != vs.count
+            if nonNull.isEmpty { return hasNull ? ("\(expr) IS NULL", false) : ("0", false) }
+            let list = "\(x) IN (" + nonNull.map(bind).joined(separator: ", ") + ")"
+            return hasNull ? ("(\(list) OR \(expr) IS NULL)", false) : (list, true)
+        case .contains(let s):
+            if s.isEmpty { return ("\(expr) IS NOT NULL", false) }
+            return ("instr(\(x), \(bind(.string(s)))) > 0", true)
+        case .beginsWith(let s):
+            if s.isEmpty { return ("\(expr) IS NOT NULL", false) }
+            let n = bind(.int64(Int64(s.unicodeScalars.count))), prefix = bind(.string(s))
+            return ("substr(\(x), 1, \(n)) = \(prefix)", true)
+        case .endsWith(let s):
+            if s.isEmpty { return ("\(expr) IS NOT NULL", false) }
+            // Placeholders are bound in the order they appear in the SQL.
+            let n = Int64(s.unicodeScalars.count)
+            let atLeast = bind(.int64(n)), from = bind(.int64(-n)), suffix = bind(.string(s))
+            return ("(length(\(x)) >= \(atLeast) AND substr(\(x), \(from)) = \(suffix))", true)
+        case .like(let p):
+            return ("sb_like(\(expr), \(bind(.string(p))), \(c.options.rawValue))", true)
+        }
+    }
+
+    // MARK: Key paths
+
+    /// A scalar expression for a path through to-one relationships (NULL when a link is missing).
+    private mutating func valueExpression(_ path: ResolvedPath, outer: String) -> String {
+        if path.steps.isEmpty { return terminalColumn(path, alias: outer) }
+        // One step whose foreign key sits on this side, asking for the destination's key:
+        // the column itself.
+        if path.steps.count == 1, case .attribute(let e, let o, _) = path.terminal, o == e.primaryKeyOrdinal,
+           case .foreignKey(_, let column, true) = mapping.links(path.steps[0].source, path.steps[0].relationship) {
+            return "\(outer).\(q(column))"
+        }
+        let (from, correlation, last) = chain(path.steps[...], outer: outer)
+        return "(SELECT \(terminalColumn(path, alias: last)) \(from) WHERE \(correlation))"
+    }
+
+    private func terminalColumn(_ path: ResolvedPath, alias: String) -> String {
+        guard case .attribute(let e, let o, _) = path.terminal else { return "NULL" }
+        return "\(alias).\(q(e.attributes[o].name))"
+    }
+
+    private mutating func nextAlias(_ prefix: String) -> String {
+        aliasCounter += 1
+        return "\(prefix)\(aliasCounter)"
+    }
+
+    /// A FROM clause walking `steps` from the row aliased `outer`: the clause, the condition
+    /// correlating its first table to `outer`, and the alias of the last table.
+    private mutating func chain(_ steps: ArraySlice<PathStep>, outer: String) -> (String, String, String) {
+        var from = "FROM "
+        var correlation = ""
+        var previous = outer
+        for (k, step) in steps.enumerated() {
+            let a = nextAlias("t")
+            let destTable = q(step.destination.name)
+            let destPK = "\(a).\(q(step.destination.primaryKey.name))"
+            let sourcePK = "\(previous).\(q(step.source.primaryKey.name))"
+            let tableSQL: String
+            let condition: String
+            switch mapping.links(step.source, step.relationship) {
+            case .foreignKey(_, let column, true):
+                tableSQL = "\(destTable) \(a)"
+                condition = "\(destPK) = \(previous).\(q(column))"
+            case .foreignKey(_, let column, false):
+                tableSQL = "\(destTable) \(a)"
+                condition = "\(a).\(q(column)) = \(sourcePK)"
+            case .joinTable(let table, let src, let dst):
+                let j = nextAlias("j")
+                tableSQL = "\(q(table)) \(j) JOIN \(destTable) \(a) ON \(destPK) = \(j).\(q(dst))"
+                condition = "\(j).\(q(src)) = \(sourcePK)"
+            }
+            if k == 0 {
+                from += tableSQL
+                correlation = condition
+            } else {
+                from += " JOIN \(tableSQL)" + (tableSQL.contains(" ON ") ? " AND " : " ON ") + condition
+            }
+            previous = a
+        }
+        return (from, correlation, previous)
+    }
+}

@@ -1,0 +1,100 @@
+import StoreCore
+
+/// Quotes an identifier for SQL. Schema names are validated to `[A-Za-z_][A-Za-z0-9_]*`.
+@inline(__always) func q(_ name: String) -> String { "\"\(name)\"" }
+
+/// The SQL shape of a schema: tables, columns, link storage, DDL and the fixed statements
+/// of each entity. Built once per store; immutable.
+final class SQLiteSchemaMapping: Sendable {
+    struct EntitySQL: Sendable {
+        let columnList: String        // "a","b",…  (attributes in order)
+        let select: String            // SELECT cols FROM T
+        let selectByID: String
+        let insert: String
+        let upsert: String
+        let deleteByID: String
+        let existsByID: String
+        let links: [String: SQLiteLinkStorage]
+    }
+
+    let schema: Schema
+    private let entitySQL: [EntitySQL]
+
+    init(schema: Schema) {
+        self.schema = schema
+        entitySQL = schema.entities.map { Self.makeSQL($0, schema: schema) }
+    }
+
+    @inline(__always) func sql(_ e: Entity) -> EntitySQL { entitySQL[e.index] }
+
+    func links(_ e: Entity, _ r: Relationship) -> SQLiteLinkStorage { entitySQL[e.index].links[r.name]! }
+
+    private static func makeSQL(_ e: Entity, schema: Schema) -> EntitySQL {
+        let cols = e.attributes.map { q($0.name) }.joined(separator: ", ")
+        let pk = q(e.primaryKey.name)
+        let t = q(e.name)
+        let params = Array(repeating: "?", count: e.attributes.count).joined(separator: ", ")
+        let nonKey = e.attributes.enumerated().filter { $0.offset != e.primaryKeyOrdinal }.map { q($0.element.name) }
+        let upsertTail = nonKey.isEmpty ? "DO NOTHING" : "DO UPDATE SET " + nonKey.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+        var links: [String: SQLiteLinkStorage] = [:]
+        for r in e.relationships { links[r.name] = SQLiteLinkStorage(source: e, relationship: r, schema: schema) }
+        return EntitySQL(
+            columnList: cols,
+            select: "SELECT \(cols) FROM \(t)",
+            selectByID: "SELECT \(cols) FROM \(t) WHERE \(pk) = ?",
+            insert: "INSERT INTO \(t) (\(cols)) VALUES (\(params))",
+            upsert: "INSERT INTO \(t) (\(cols)) VALUES (\(params)) ON CONFLICT(\(pk)) \(upsertTail)",
+            deleteByID: "DELETE FROM \(t) WHERE \(pk) = ?",
+            existsByID: "SELECT 1 FROM \(t) WHERE \(pk) = ?",
+            links: links)
+    }
+
+    static func columnType(_ t: AttributeType) -> String {
+        switch t {
+        case .int64, .bool: "INTEGER"
+        case .double, .date: "REAL"
+        case .string: "TEXT"
+        case .uuid, .bytes: "BLOB"
+        }
+    }
+
+    /// The statements that create every table and index of the schema.
+    func ddl() -> [String] {
+        var out: [String] = []
+        var joinTables = Set<String>()
+        for e in schema.entities {
+            var cols: [String] = []
+            for (i, a) in e.attributes.enumerated() {
+                var c = "\(q(a.name)) \(Self.columnType(a.type))"
+                if i == e.primaryKeyOrdinal { c += " PRIMARY KEY" }
+                if !a.isOptional { c += " NOT NULL" }
+                cols.append(c)
+            }
+            // Foreign-key columns this entity holds.
+            var fkIndexes: [String] = []
+            for r in e.relationships {
+                if case .foreignKey(let holder, let column, true) = links(e, r), holder == e {
+                    let dest = schema[r.destination]!
+                    cols.append("\(q(column)) \(Self.columnType(dest.primaryKey.type))")
+                    let unique = schema.inverse(of: r).relationship.cardinality == .toOne ? "UNIQUE " : ""
+                    fkIndexes.append("CREATE \(unique)INDEX \(q("sb_fk_\(e.name)_\(column)")) ON \(q(e.name)) (\(q(column)))")
+                }
+            }
+            let rowid = e.primaryKey.type == .int64 ? "" : " WITHOUT ROWID"
+            out.append("CREATE TABLE \(q(e.name)) (\(cols.joined(separator: ", ")))\(rowid)")
+            for i in e.indexes {
+                out.append("CREATE \(i.isUnique ? "UNIQUE " : "")INDEX \(q(i.name(in: e.name))) ON \(q(e.name)) (\(i.attributes.map(q).joined(separator: ", ")))")
+            }
+            out += fkIndexes
+            for r in e.relationships {
+                guard case .joinTable(let table, "src", "dst") = links(e, r), joinTables.insert(table).inserted else { continue }
+                let srcType = Self.columnType(e.primaryKey.type)
+                let dstType = Self.columnType(schema[r.destination]!.primaryKey.type)
+                out.append("CREATE TABLE \(q(table)) (\"src\" \(srcType) NOT NULL, \"dst\" \(dstType) NOT NULL, PRIMARY KEY (\"src\", \"dst\")) WITHOUT ROWID")
+                out.append("CREATE INDEX \(q(table + "_dst")) ON \(q(table)) (\"dst\", \"src\")")
+            }
+        }
+        return out
+    }
+}
+

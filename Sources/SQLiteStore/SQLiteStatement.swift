@@ -1,0 +1,101 @@
+import CSQLite
+import Foundation
+import StoreCore
+
+/// One prepared statement; owns its `sqlite3_stmt` and finalizes it in `deinit`, the one
+/// place it is freed. Used by one thread at a time (its connection's).
+final class SQLiteStatement {
+    let handle: OpaquePointer
+    let sql: String
+    private unowned let connection: SQLiteConnection
+
+    init(connection: SQLiteConnection, sql: String) throws {
+        var stmt: OpaquePointer?
+        let rc = sqlite3_prepare_v3(connection.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil)
+        guard rc == SQLITE_OK, let stmt else {
+            sqlite3_finalize(stmt)
+            throw SQLiteError.make(rc, db: connection.handle, sql: sql)
+        }
+        self.handle = stmt
+        self.sql = sql
+        self.connection = connection
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    /// Clears bindings and resets for another run.
+    @inline(__always)
+    func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    /// Binds values to parameters 1...n.
+    @inline(__always)
+    func bind(_ values: [Value]) throws {
+        for (i, v) in values.enumerated() { try bind(v, at: Int32(i + 1)) }
+    }
+
+    @inline(__always)
+    func bind(_ v: Value, at i: Int32) throws {
+        let rc: Int32
+        switch v {
+        case .null: rc = sqlite3_bind_null(handle, i)
+        case .int64(let n): rc = sqlite3_bind_int64(handle, i, n)
+        case .double(let d): rc = sqlite3_bind_double(handle, i, d)
+        case .bool(let b): rc = sqlite3_bind_int64(handle, i, b ? 1 : 0)
+        case .date(let d): rc = sqlite3_bind_double(handle, i, d.timeIntervalSince1970)
+        case .string(let s):
+            rc = sqlite3_bind_text(handle, i, s, Int32(s.utf8.count), SQLITE_TRANSIENT_DESTRUCTOR)
+        case .uuid(let u):
+            rc = withUnsafeBytes(of: u.uuid) { sqlite3_bind_blob(handle, i, $0.baseAddress, 16, SQLITE_TRANSIENT_DESTRUCTOR) }
+        case .bytes(let b):
+            rc = b.withUnsafeBytes { buf in
+                // A zero-length blob needs a non-nil pointer to stay a blob, not NULL.
+                buf.count == 0 ? sqlite3_bind_zeroblob(handle, i, 0)
+                    : sqlite3_bind_blob(handle, i, buf.baseAddress, Int32(buf.count), SQLITE_TRANSIENT_DESTRUCTOR)
+            }
+        }
+        guard rc == SQLITE_OK else { throw SQLiteError.make(rc, db: connection.handle, sql: sql) }
+    }
+
+    /// Steps once: `true` when a row is available, `false` when done.
+    @inline(__always)
+    func step() throws -> Bool {
+        let rc = sqlite3_step(handle)
+        if rc == SQLITE_ROW { return true }
+        if rc == SQLITE_DONE { return false }
+        let err = SQLiteError.make(sqlite3_extended_errcode(connection.handle), db: connection.handle, sql: sql)
+        sqlite3_reset(handle)
+        throw err
+    }
+
+    /// Runs to completion, ignoring rows; returns the number of rows changed.
+    @discardableResult
+    func execute(_ values: [Value] = []) throws -> Int {
+        reset()
+        try bind(values)
+        defer { sqlite3_reset(handle) }
+        while try step() {}
+        return Int(sqlite3_changes(connection.handle))
+    }
+
+    /// The first column of the first row as Int64, or nil when no row.
+    func scalarInt(_ values: [Value] = []) throws -> Int64? {
+        reset()
+        try bind(values)
+        defer { sqlite3_reset(handle) }
+        guard try step() else { return nil }
+        return sqlite3_column_type(handle, 0) == SQLITE_NULL ? nil : sqlite3_column_int64(handle, 0)
+    }
+
+    /// The first column of every row, decoded as `type`.
+    func column(_ type: AttributeType, _ values: [Value] = []) throws -> [Value] {
+        reset()
+        try bind(values)
+        defer { sqlite3_reset(handle) }
+        var out: [Value] = []
+        while try step() { out.append(SQLiteColumn.value(handle, 0, type)) }
+        return out
+    }
+}

@@ -1,0 +1,156 @@
+import CSQLite
+import Foundation
+import StoreCore
+
+/// A `Repository` over the sqlite3 C API: WAL mode, one writer connection, a pool of reader
+/// connections, cached prepared statements and bound parameters only.
+///
+/// ```swift
+/// let store = try SQLiteStore(directory: dir, schema: schema)
+/// try store.write { try $0.insert(record) }
+/// ```
+///
+/// Threading: `Sendable`. Writes are serialized on the writer connection; reads run in
+/// parallel, each on a reader connection of its own, and see the snapshot taken at their
+/// first read. A write started inside another write on the same thread throws `busy`
+/// instead of deadlocking.
+public final class SQLiteStore: Repository, @unchecked Sendable {
+    // @unchecked: every mutable property is guarded by `writeLock` or `poolLock` as marked.
+
+    /// The file name used by `init(directory:schema:options:)`.
+    public static let fileName = "store.sqlite"
+
+    public let schema: Schema
+    public let path: String
+    public let options: StoreOptions
+    public let capabilities: Capabilities = [.persistence, .snapshotReads, .concurrentReaders, .schemaVersioning]
+
+    let mapping: SQLiteSchemaMapping
+    private let writeLock = NSLock()
+    private var writer: SQLiteConnection?            // guarded by writeLock
+    private let poolLock = NSLock()
+    private var idleReaders: [SQLiteConnection] = [] // guarded by poolLock
+    private var isClosed = false                     // guarded by poolLock
+    private var writerThread: pthread_t?             // guarded by poolLock
+
+    /// Opens or creates `directory/store.sqlite`.
+    public convenience init(directory: URL, schema: Schema, options: StoreOptions = StoreOptions()) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try self.init(path: directory.appendingPathComponent(Self.fileName).path, schema: schema, options: options)
+    }
+
+    /// Opens or creates the database file at `path`. Throws `schemaMismatch` when the file was
+    /// written with another schema, `corrupted` when it is not a StoreBench SQLite store.
+    public init(path: String, schema: Schema, options: StoreOptions = StoreOptions()) throws {
+        self.schema = schema
+        self.path = path
+        self.options = options
+        self.mapping = SQLiteSchemaMapping(schema: schema)
+        let db = try SQLiteConnection(path: path, create: true)
+        do {
+            guard try db.pragma("PRAGMA journal_mode = WAL")?.lowercased() == "wal" else {
+                throw StoreError(.io, "cannot switch \(path) to WAL mode")
+            }
+            try db.exec("PRAGMA synchronous = \(options.durability == .durable ? "FULL" : "NORMAL")")
+            try SQLiteSchemaCheck.prepare(db, schema: schema, mapping: mapping)
+        } catch {
+            db.close()
+            throw error
+        }
+        writer = db
+    }
+
+    deinit { try? close() }
+
+    public func close() throws {
+        let readers: [SQLiteConnection] = poolLock.withLock {
+            isClosed = true
+            defer { idleReaders = [] }
+            return idleReaders
+        }
+        readers.forEach { $0.close() }
+        writeLock.withLock {
+            writer?.close()
+            writer = nil
+        }
+    }
+
+    // MARK: Transactions
+
+    public func write<T>(_ body: (any WriteTransaction) throws -> T) throws -> T {
+        let me = pthread_self()
+        let nested = poolLock.withLock { writerThread.map { pthread_equal($0, me) != 0 } ?? false }
+        if nested { throw StoreError(.busy, "a write transaction was started inside another on the same thread") }
+        writeLock.lock()
+        defer { writeLock.unlock() }
+        guard let db = writer else { throw StoreError(.closed, "the store is closed") }
+        poolLock.withLock { writerThread = me }
+        defer { poolLock.withLock { writerThread = nil } }
+        try db.statement("BEGIN IMMEDIATE").execute()
+        let tx = SQLiteTransaction(schema: schema, mapping: mapping, db: db, writable: true)
+        defer { tx.isActive = false }
+        do {
+            let result = try body(tx)
+            try db.statement("COMMIT").execute()
+            return result
+        } catch {
+            _ = try? db.statement("ROLLBACK").execute()   // the first error wins
+            throw error
+        }
+    }
+
+    public func read<T>(_ body: (any ReadTransaction) throws -> T) throws -> T {
+        let db = try takeReader()
+        defer { giveBack(db) }
+        try db.statement("BEGIN").execute()
+        let tx = SQLiteTransaction(schema: schema, mapping: mapping, db: db, writable: false)
+        defer { tx.isActive = false }
+        do {
+            let result = try body(tx)
+            try db.statement("COMMIT").execute()
+            return result
+        } catch {
+            _ = try? db.statement("ROLLBACK").execute()
+            throw error
+        }
+    }
+
+    // MARK: Reader pool
+
+    private func takeReader() throws -> SQLiteConnection {
+        let idle: SQLiteConnection? = try poolLock.withLock {
+            if isClosed { throw StoreError(.closed, "the store is closed") }
+            return idleReaders.popLast()
+        }
+        if let idle { return idle }
+        let db = try SQLiteConnection(path: path, create: false)
+        do {
+            try db.exec("PRAGMA query_only = 1")
+        } catch {
+            db.close()
+            throw error
+        }
+        return db
+    }
+
+    private func giveBack(_ db: SQLiteConnection) {
+        let keep = poolLock.withLock {
+            if isClosed { return false }
+            idleReaders.append(db)
+            return true
+        }
+        if !keep { db.close() }
+    }
+}
+
+extension SQLiteStore {
+    /// The built-in backend descriptor, for registries and the conformance kit.
+    public static let descriptor = BackendDescriptor(
+        name: "sqlite", summary: "SQLite \(String(cString: sqlite3_libversion())) through its C API (WAL)"
+    ) { schema, directory, options in
+        try SQLiteStore(directory: directory, schema: schema, options: options)
+    }
+
+    /// The version of the SQLite library in use.
+    public static var libraryVersion: String { String(cString: sqlite3_libversion()) }
+}

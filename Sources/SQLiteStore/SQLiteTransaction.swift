@@ -1,0 +1,285 @@
+import CSQLite
+import StoreCore
+
+/// A read or write transaction on one connection. Created by `SQLiteStore.read`/`write`,
+/// valid only inside their closure.
+final class SQLiteTransaction: WriteTransaction {
+    let schema: Schema
+    let mapping: SQLiteSchemaMapping
+    let db: SQLiteConnection
+    let isWritable: Bool
+    var isActive = true
+
+    init(schema: Schema, mapping: SQLiteSchemaMapping, db: SQLiteConnection, writable: Bool) {
+        self.schema = schema
+        self.mapping = mapping
+        self.db = db
+        self.isWritable = writable
+    }
+
+    // MARK: Helpers
+
+    @inline(__always)
+    private func checkActive() throws {
+        guard isActive else { throw StoreError(.closed, "transaction used outside its closure") }
+    }
+
+    @inline(__always)
+    private func entity(_ name: String, forWrite: Bool = false) throws -> Entity {
+        try checkActive()
+        if forWrite && !isWritable { throw StoreError(.unsupported, "write operation in a read transaction") }
+        return try schema.entity(name)
+    }
+
+    private func exists(_ e: Entity, _ key: Value) throws -> Bool {
+        try db.statement(mapping.sql(e).existsByID).scalarInt([key]) != nil
+    }
+
+    private func requireExists(_ e: Entity, _ key: Value) throws {
+        guard try exists(e, key) else { throw StoreError(.notFound, "\(e.name) \(key) does not exist") }
+    }
+
+    private func records(_ sql: String, _ bindings: [Value], _ e: Entity) throws -> [Record] {
+        let s = try db.statement(sql)
+        s.reset()
+        try s.bind(bindings)
+        defer { sqlite3_reset(s.handle) }
+        let row = SQLiteRow(entity: e, statement: s.handle)
+        var out: [Record] = []
+        while try s.step() { out.append(row.record()) }
+        return out
+    }
+
+    // MARK: Reads
+
+    func fetch(_ entity: String, id: Value) throws -> Record? {
+        let e = try self.entity(entity)
+        let key = try e.checkedKey(id)
+        let s = try db.statement(mapping.sql(e).selectByID)
+        s.reset()
+        try s.bind(key, at: 1)
+        defer { sqlite3_reset(s.handle) }
+        guard try s.step() else { return nil }
+        return SQLiteRow(entity: e, statement: s.handle).record()
+    }
+
+    func fetch(_ query: Query) throws -> [Record] {
+        try checkActive()
+        let rq = try schema.resolve(query)
+        var c = SQLiteQueryCompiler(mapping: mapping)
+        let sql = c.select(rq)
+        return try records(sql, c.bindings, rq.entity)
+    }
+
+    func forEach(_ query: Query, _ body: (any RowView) throws -> Void) throws {
+        try checkActive()
+        let rq = try schema.resolve(query)
+        var c = SQLiteQueryCompiler(mapping: mapping)
+        let s = try db.statement(c.select(rq))
+        s.reset()
+        try s.bind(c.bindings)
+        defer { sqlite3_reset(s.handle) }
+        let row = SQLiteRow(entity: rq.entity, statement: s.handle)
+        while try s.step() { try body(row) }
+    }
+
+    func count(_ query: Query) throws -> Int {
+        try checkActive()
+        let rq = try schema.resolve(query)
+        var c = SQLiteQueryCompiler(mapping: mapping)
+        let sql = c.count(rq)
+        return Int(try db.statement(sql).scalarInt(c.bindings) ?? 0)
+    }
+
+    func related(_ entity: String, id: Value, via relationship: String) throws -> [Record] {
+        let e = try self.entity(entity)
+        let r = try e.requireRelationship(relationship)
+        let key = try e.checkedKey(id)
+        try requireExists(e, key)
+        let d = schema[r.destination]!
+        let dsql = mapping.sql(d)
+        let dpk = q(d.primaryKey.name)
+        let sql: String
+        switch mapping.links(e, r) {
+        case .foreignKey(_, let column, true):
+            sql = "\(dsql.select) WHERE \(dpk) = (SELECT \(q(column)) FROM \(q(e.name)) WHERE \(q(e.primaryKey.name)) = ?)"
+        case .foreignKey(_, let column, false):
+            sql = "\(dsql.select) WHERE \(q(column)) = ? ORDER BY \(dpk)"
+        case .joinTable(let table, let src, let dst):
+            sql = "\(dsql.select) WHERE \(dpk) IN (SELECT \(q(dst)) FROM \(q(table)) WHERE \(q(src)) = ?) ORDER BY \(dpk)"
+        }
+        return try records(sql, [key], d)
+    }
+
+    /// The keys linked to one record through a relationship.
+    private func relatedIDs(_ e: Entity, _ key: Value, _ r: Relationship) throws -> [Value] {
+        let d = schema[r.destination]!
+        switch mapping.links(e, r) {
+        case .foreignKey(_, let column, true):
+            return try db.statement("SELECT \(q(column)) FROM \(q(e.name)) WHERE \(q(e.primaryKey.name)) = ? AND \(q(column)) IS NOT NULL")
+                .column(d.primaryKey.type, [key])
+        case .foreignKey(_, let column, false):
+            return try db.statement("SELECT \(q(d.primaryKey.name)) FROM \(q(d.name)) WHERE \(q(column)) = ?")
+                .column(d.primaryKey.type, [key])
+        case .joinTable(let table, let src, let dst):
+            return try db.statement("SELECT \(q(dst)) FROM \(q(table)) WHERE \(q(src)) = ?").column(d.primaryKey.type, [key])
+        }
+    }
+
+    // MARK: Writes
+
+    func insert(_ record: Record) throws {
+        let e = try entity(record.entity.name, forWrite: true)
+        let r = try e.checkedRecord(record)
+        try db.statement(mapping.sql(e).insert).execute(r.values)
+    }
+
+    func upsert(_ record: Record) throws {
+        let e = try entity(record.entity.name, forWrite: true)
+        let r = try e.checkedRecord(record)
+        try db.statement(mapping.sql(e).upsert).execute(r.values)
+    }
+
+    func insert(contentsOf records: [Record]) throws {
+        guard let first = records.first else { return }
+        var e = try entity(first.entity.name, forWrite: true)
+        let checked = try records.map { r -> Record in
+            if r.entity != e { e = try entity(r.entity.name, forWrite: true) }
+            return try e.checkedRecord(r)
+        }
+        try db.atomically {
+            for r in checked { try db.statement(mapping.sql(r.entity).insert).execute(r.values) }
+        }
+    }
+
+    func update(_ entity: String, id: Value, set changes: [String: Value]) throws {
+        let e = try self.entity(entity, forWrite: true)
+        let key = try e.checkedKey(id)
+        let set = try e.checkedChanges(changes)
+        if set.isEmpty { return try requireExists(e, key) }
+        let sql = "UPDATE \(q(e.name)) SET " + set.map { "\(q(e.attributes[$0.ordinal].name)) = ?" }.joined(separator: ", ")
+            + " WHERE \(q(e.primaryKey.name)) = ?"
+        let n = try db.statement(sql).execute(set.map(\.value) + [key])
+        if n == 0 { throw StoreError(.notFound, "\(e.name) \(key) does not exist") }
+    }
+
+    func update(_ entity: String, where predicate: StorePredicate, set changes: [String: Value]) throws -> Int {
+        let e = try self.entity(entity, forWrite: true)
+        let set = try e.checkedChanges(changes)
+        let rp = try schema.resolve(predicate, on: e)
+        var c = SQLiteQueryCompiler(mapping: mapping)
+        let ids = c.ids(e, rp)
+        if set.isEmpty { return Int(try db.statement("SELECT COUNT(*) FROM (\(ids))").scalarInt(c.bindings) ?? 0) }
+        let sql = "UPDATE \(q(e.name)) SET " + set.map { "\(q(e.attributes[$0.ordinal].name)) = ?" }.joined(separator: ", ")
+            + " WHERE \(q(e.primaryKey.name)) IN (\(ids))"
+        return try db.statement(sql).execute(set.map(\.value) + c.bindings)
+    }
+
+    func delete(_ entity: String, id: Value) throws {
+        let e = try self.entity(entity, forWrite: true)
+        let key = try e.checkedKey(id)
+        if e.relationships.isEmpty {
+            let n = try db.statement(mapping.sql(e).deleteByID).execute([key])
+            if n == 0 { throw StoreError(.notFound, "\(e.name) \(key) does not exist") }
+            return
+        }
+        try requireExists(e, key)
+        try db.atomically { try deleteApplyingRules([(e, key)]) }
+    }
+
+    func delete(_ entity: String, where predicate: StorePredicate) throws -> Int {
+        let e = try self.entity(entity, forWrite: true)
+        let rp = try schema.resolve(predicate, on: e)
+        var c = SQLiteQueryCompiler(mapping: mapping)
+        let ids = c.ids(e, rp)
+        if e.relationships.isEmpty {
+            return try db.statement("DELETE FROM \(q(e.name)) WHERE \(q(e.primaryKey.name)) IN (\(ids))").execute(c.bindings)
+        }
+        let keys = try db.statement(ids).column(e.primaryKey.type, c.bindings)
+        try db.atomically { try deleteApplyingRules(keys.map { (e, $0) }) }
+        return keys.count
+    }
+
+    /// Deletes records and everything their cascade rules reach. Every `deny` rule is checked
+    /// before anything is changed.
+    private func deleteApplyingRules(_ roots: [(Entity, Value)]) throws {
+        struct Key: Hashable { let entity: Int; let id: Value }
+        var seen = Set<Key>()
+        var order: [(Entity, Value)] = []
+        var queue = roots
+        while let (e, id) = queue.popLast() {
+            guard seen.insert(Key(entity: e.index, id: id)).inserted else { continue }
+            order.append((e, id))
+            for r in e.relationships where r.deleteRule != .nullify {
+                let ids = try relatedIDs(e, id, r)
+                if ids.isEmpty { continue }
+                if r.deleteRule == .deny {
+                    throw StoreError(.constraintViolation,
+                                     "cannot delete \(e.name) \(id): its relationship '\(r.name)' has the deny rule and \(ids.count) related \(r.destination) record(s)")
+                }
+                let d = schema[r.destination]!
+                queue += ids.map { (d, $0) }
+            }
+        }
+        for (e, id) in order {
+            for r in e.relationships { try removeLinks(e, id, r) }
+            try db.statement(mapping.sql(e).deleteByID).execute([id])
+        }
+    }
+
+    /// Removes every link of one record through one relationship (the other side's foreign
+    /// keys or join rows; a foreign key on this record goes with its row).
+    private func removeLinks(_ e: Entity, _ key: Value, _ r: Relationship) throws {
+        switch mapping.links(e, r) {
+        case .foreignKey(_, _, true):
+            break
+        case .foreignKey(let holder, let column, false):
+            try db.statement("UPDATE \(q(holder.name)) SET \(q(column)) = NULL WHERE \(q(column)) = ?").execute([key])
+        case .joinTable(let table, let src, _):
+            try db.statement("DELETE FROM \(q(table)) WHERE \(q(src)) = ?").execute([key])
+        }
+    }
+
+    func link(_ entity: String, id: Value, _ relationship: String, to target: Value) throws {
+        let e = try self.entity(entity, forWrite: true)
+        let r = try e.requireRelationship(relationship)
+        let (d, inv) = schema.inverse(of: r)
+        let key = try e.checkedKey(id), tkey = try d.checkedKey(target)
+        try requireExists(e, key)
+        try requireExists(d, tkey)
+        try db.atomically {
+            switch mapping.links(e, r) {
+            case .foreignKey(_, let column, true):
+                if inv.cardinality == .toOne {
+                    try db.statement("UPDATE \(q(e.name)) SET \(q(column)) = NULL WHERE \(q(column)) = ? AND \(q(e.primaryKey.name)) IS NOT ?")
+                        .execute([tkey, key])
+                }
+                try db.statement("UPDATE \(q(e.name)) SET \(q(column)) = ? WHERE \(q(e.primaryKey.name)) = ?").execute([tkey, key])
+            case .foreignKey(_, let column, false):
+                if r.cardinality == .toOne {
+                    try db.statement("UPDATE \(q(d.name)) SET \(q(column)) = NULL WHERE \(q(column)) = ? AND \(q(d.primaryKey.name)) IS NOT ?")
+                        .execute([key, tkey])
+                }
+                try db.statement("UPDATE \(q(d.name)) SET \(q(column)) = ? WHERE \(q(d.primaryKey.name)) = ?").execute([key, tkey])
+            case .joinTable(let table, let src, let dst):
+                try db.statement("INSERT OR IGNORE INTO \(q(table)) (\(q(src)), \(q(dst))) VALUES (?, ?)").execute([key, tkey])
+            }
+        }
+    }
+
+    func unlink(_ entity: String, id: Value, _ relationship: String, from target: Value) throws {
+        let e = try self.entity(entity, forWrite: true)
+        let r = try e.requireRelationship(relationship)
+        let d = schema[r.destination]!
+        let key = try e.checkedKey(id), tkey = try d.checkedKey(target)
+        try requireExists(e, key)
+        switch mapping.links(e, r) {
+        case .foreignKey(_, let column, true):
+            try db.statement("UPDATE \(q(e.name)) SET \(q(column)) = NULL WHERE \(q(e.primaryKey.name)) = ? AND \(q(column)) = ?").execute([key, tkey])
+        case .foreignKey(_, let column, false):
+            try db.statement("UPDATE \(q(d.name)) SET \(q(column)) = NULL WHERE \(q(d.primaryKey.name)) = ? AND \(q(column)) = ?").execute([tkey, key])
+        case .joinTable(let table, let src, let dst):
+            try db.statement("DELETE FROM \(q(table)) WHERE \(q(src)) = ? AND \(q(dst)) = ?").execute([key, tkey])
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import StoreCore
+
+/// CRUD: single-record operations, one per transaction and many per transaction.
+enum CRUDCases {
+    static func newUser(_ ctx: ConformanceContext, _ id: Int, _ name: String) throws -> Record {
+        try ctx.record("User", ["id": .int64(Int64(id)), "username": .string(name), "displayName": .string(name.capitalized),
+                                "joinedAt": .date(Date(timeIntervalSince1970: Double(id)))])
+    }
+
+    static let all: [ConformanceCase] = [
+        ConformanceCase("crud", "insertThenFetch") { ctx in
+            let r = try newUser(ctx, 6, "frank")
+            try ctx.write { try $0.insert(r) }
+            try ctx.expectEqual(try ctx.read { try $0.fetch("User", id: 6) }, r, "fetched User 6")
+        },
+        ConformanceCase("crud", "fetchMissingIsNil") { ctx in
+            try ctx.seed()
+            try ctx.expect(try ctx.read { try $0.fetch("User", id: 99) } == nil, "User 99 should not exist")
+            try ctx.expect(try ctx.read { try $0.fetch("Tag", id: "nope") } == nil, "Tag 'nope' should not exist")
+        },
+        ConformanceCase("crud", "duplicateKeyIsConflict") { ctx in
+            try ctx.seed()
+            let before = try ctx.read { try $0.fetch("User", id: 1) }
+            try ctx.expectError(.conflict, "inserting User 1 twice") { try ctx.write { try $0.insert(try newUser(ctx, 1, "other")) } }
+            try ctx.expectError(.conflict, "inserting Tag 'swift' twice") {
+                try ctx.write { try $0.insert(try ctx.record("Tag", ["name": "swift"])) }
+            }
+            try ctx.expectEqual(try ctx.read { try $0.fetch("User", id: 1) }, before, "User 1 after the refused insert")
+        },
+        ConformanceCase("crud", "upsertInserts") { ctx in
+            let r = try newUser(ctx, 6, "frank")
+            try ctx.write { try $0.upsert(r) }
+            try ctx.expectEqual(try ctx.read { try $0.fetch("User", id: 6) }, r, "upserted User 6")
+        },
+        ConformanceCase("crud", "upsertReplacesAttributesKeepsLinks") { ctx in
+            try ctx.seed()
+            let r = try ctx.record("User", ["id": 1, "username": "ann2", "displayName": "Ann Two", "score": 9.0, "active": false,
+                                            "joinedAt": .date(Date(timeIntervalSince1970: 42))])
+            try ctx.write { try $0.upsert(r) }
+            try ctx.expectEqual(try ctx.read { try $0.fetch("User", id: 1) }, r, "User 1 after upsert (email and age now nil)")
+            try ctx.expectEqual(try ctx.read { try $0.related("User", id: 1, via: "posts").map(\.id) }, ids(10, 11), "ann's posts after upsert")
+        },
+        ConformanceCase("crud", "partialUpdateChangesOnlyGivenAttributes") { ctx in
+            try ctx.seed()
+            var expected = try ctx.read { try $0.fetch("User", id: 2) }!
+            try ctx.write { try $0.update("User", id: 2, set: ["age": 26]) }
+            expected["age"] = 26
+            try ctx.expectEqual(try ctx.read { try $0.fetch("User", id: 2) }, expected, "User 2 after updating age")
+        },
+        ConformanceCase("crud", "updateSeveralAttributes") { ctx in
+            try ctx.seed()
+            var expected = try ctx.read { try $0.fetch("Post", id: 14) }!
+            try ctx.write { try $0.update("Post", id: 14, set: ["title": "Renamed", "score": 9, "rating": 1.5, "published": true]) }
+            expected["title"] = "Renamed"; expected["score"] = 9; expected["rating"] = 1.5; expected["published"] = true
+            try ctx.expectEqual(try ctx.read { try $0.fetch("Post", id: 14) }, expected, "Post 14 after a four-attribute update")
+        },
+        ConformanceCase("crud", "updateToNil") { ctx in
+            try ctx.seed()
+            try ctx.write { try $0.update("User", id: 1, set: ["email": nil, "age": nil]) }
+            let r = try ctx.read { try $0.fetch("User", id: 1) }
+            try ctx.expectEqual(r?["email"], .null, "email")
+            try ctx.expectEqual(r?["age"], .null, "age")
+        },
+        ConformanceCase("crud", "updateMissingIsNotFound") { ctx in
+            try ctx.seed()
+            try ctx.expectError(.notFound, "updating User 99") { try ctx.write { try $0.update("User", id: 99, set: ["age": 1]) } }
+        },
+        ConformanceCase("crud", "deleteRemoves") { ctx in
+            try ctx.seed()
+            try ctx.write { try $0.delete("Post", id: 15) }
+            try ctx.expect(try ctx.read { try $0.fetch("Post", id: 15) } == nil, "Post 15 still there after delete")
+            try ctx.expectIDs(Query("Post"), ids(10, 11, 12, 13, 14))
+        },
+        ConformanceCase("crud", "deleteMissingIsNotFound") { ctx in
+            try ctx.seed()
+            try ctx.expectError(.notFound, "deleting Post 99") { try ctx.write { try $0.delete("Post", id: 99) } }
+            try ctx.expectError(.notFound, "deleting Tag 'nope'") { try ctx.write { try $0.delete("Tag", id: "nope") } }
+        },
+        ConformanceCase("crud", "manyOperationsInOneTransaction") { ctx in
+            try ctx.write { tx in
+                for i in 1...50 { try tx.insert(try newUser(ctx, i, "u\(i)")) }
+                for i in 1...20 { try tx.update("User", id: .int64(Int64(i)), set: ["age": .int64(Int64(i))]) }
+                for i in 41...50 { try tx.delete("User", id: .int64(Int64(i))) }
+            }
+            try ctx.expectEqual(try ctx.read { try $0.count(Query("User")) }, 40, "users left")
+            try ctx.expectEqual(try ctx.read { try $0.count(Query("User", where: "age" != nil)) }, 20, "users with an age")
+        },
+        ConformanceCase("crud", "oneOperationPerTransaction") { ctx in
+            for i in 1...30 { try ctx.write { try $0.insert(try newUser(ctx, i, "u\(i)")) } }
+            for i in 1...10 { try ctx.write { try $0.update("User", id: .int64(Int64(i)), set: ["score": 7.0]) } }
+            for i in 21...30 { try ctx.write { try $0.delete("User", id: .int64(Int64(i))) } }
+            try ctx.expectEqual(try ctx.read { try $0.count(Query("User")) }, 20, "users left")
+            try ctx.expectEqual(try ctx.read { try $0.count(Query("User", where: "score" == 7.0)) }, 10, "users with score 7")
+        },
+        ConformanceCase("crud", "typedModelRoundTrip") { ctx in
+            let tags = [TagModel(name: "a", color: "red"), TagModel(name: "b", color: nil)]
+            try ctx.write { try $0.insert(contentsOf: tags) }
+            let back = try ctx.read { try $0.fetch(TagModel.self, sort: [.asc("name")]) }
+            try ctx.expectEqual(back, tags, "tags decoded from borrowed rows")
+            try ctx.expectEqual(try ctx.read { try $0.fetch(TagModel.self, id: "b") }, tags[1], "tag 'b' by key")
+        },
+        ConformanceCase("crud", "forEachStreamsTheSameRows") { ctx in
+            try ctx.seed()
+            let q = Query("Post", where: "score" >= 3, sort: [.desc("score")])
+            let fetched = try ctx.read { try $0.fetch(q) }
+            var streamed: [Record] = []
+            try ctx.read { tx in try tx.forEach(q) { streamed.append(Record($0)) } }
+            try ctx.expectEqual(streamed, fetched, "rows streamed by forEach vs fetched")
+            var titles: [String] = []
+            let o = try ctx.entity("Post").ordinal(of: "title")!
+            try ctx.read { tx in try tx.forEach(q) { titles.append($0.string(at: o) ?? "?") } }
+            try ctx.expectEqual(titles, fetched.map { $0.string(at: o) ?? "?" }, "titles read through the borrowed row")
+        },
+    ]
+}
+
+/// A typed model for the kit's `Tag` entity.
+struct TagModel: StoredModel, Equatable {
+    static let entityName = "Tag"
+    var name: String
+    var color: String?
+    init(name: String, color: String?) { self.name = name; self.color = color }
+    init(row: some RowView) throws {
+        name = try row.require(String.self, at: 0)
+        color = row.string(at: 1)
+    }
+    func values(for entity: Entity) -> [Value] { [.string(name), color.map(Value.string) ?? .null] }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import StoreCore
+
+/// Persistence: data, links and deletes survive close and reopen; rolled-back work does not;
+/// a store refuses a schema of another version.
+enum PersistenceCases {
+    static let all: [ConformanceCase] = [
+        ConformanceCase("persistence", "dataAndLinksSurviveReopen", requires: .persistence) { ctx in
+            try ctx.seed()
+            let before = try ctx.dump()
+            try ctx.reopen()
+            try ctx.expectEqual(try ctx.dump(), before, "store after close and reopen")
+        },
+        ConformanceCase("persistence", "updatesAndDeletesSurviveReopen", requires: .persistence) { ctx in
+            try ctx.seed()
+            try ctx.write { tx in
+                try tx.update("User", id: 2, set: ["age": 77])
+                try tx.delete("User", id: 1)
+                try tx.unlink("Post", id: 12, "tags", from: "db")
+            }
+            let before = try ctx.dump()
+            try ctx.reopen()
+            try ctx.expectEqual(try ctx.dump(), before, "store after close and reopen")
+            try ctx.expectEqual(try ctx.read { try $0.fetch("User", id: 2)?["age"] }, 77, "bob's age")
+        },
+        ConformanceCase("persistence", "rolledBackWorkIsNotPersisted", requires: .persistence) { ctx in
+            try ctx.seed()
+            let before = try ctx.dump()
+            struct Abort: Error {}
+            _ = try? ctx.write { tx in
+                try tx.delete("User", id: 1)
+                throw Abort()
+            }
+            try ctx.reopen()
+            try ctx.expectEqual(try ctx.dump(), before, "store after reopen")
+        },
+        ConformanceCase("persistence", "manyRecordsSurviveReopen", requires: .persistence) { ctx in
+            let records = try (1...2000).map { try CRUDCases.newUser(ctx, $0, "user\($0)") }
+            try ctx.write { try $0.insert(contentsOf: records) }
+            try ctx.reopen()
+            try ctx.expectEqual(try ctx.read { try $0.count(Query("User")) }, 2000, "users after reopen")
+            try ctx.expectEqual(try ctx.read { try $0.fetch("User", id: 1999) }, records[1998], "User 1999")
+        },
+        ConformanceCase("persistence", "otherSchemaVersionIsRefused", requires: [.persistence, .schemaVersioning]) { ctx in
+            try ctx.seed()
+            let before = try ctx.dump()
+            try ctx.expectError(.schemaMismatch, "opening a version-1 store with version 2") {
+                try ctx.reopen(with: SocialSchema.make(version: 2))
+            }
+            try ctx.reopen(with: SocialSchema.make())
+            try ctx.expectEqual(try ctx.dump(), before, "store reopened with its own version")
+        },
+        ConformanceCase("persistence", "changedSchemaSameVersionIsRefused", requires: [.persistence, .schemaVersioning]) { ctx in
+            try ctx.seed()
+            var d = SocialSchema.descriptions
+            d[3].attributes.append(Attribute("weight", .int64, optional: true))
+            let changed = try Schema(version: SocialSchema.version, entities: d)
+            try ctx.expectError(.schemaMismatch, "opening with a changed schema under the same version") {
+                try ctx.reopen(with: changed)
+            }
+            try ctx.reopen(with: SocialSchema.make())
+            try ctx.expectEqual(try ctx.read { try $0.count(Query("Tag")) }, 4, "tags after reopening with the right schema")
+        },
+    ]
+}

@@ -1,0 +1,225 @@
+import Foundation
+import StoreCore
+
+/// Queries: every operator, Unicode [c]/[d], null semantics, sort determinism, pagination,
+/// count, key paths, ANY/NONE, @count, and string predicates equal to their tree form.
+enum QueryCases {
+    /// A case that seeds the fixture and then checks predicate strings against expected keys.
+    static func seeded(_ name: String, _ body: @escaping @Sendable (ConformanceContext) throws -> Void) -> ConformanceCase {
+        ConformanceCase("queries", name) { ctx in
+            try ctx.seed()
+            try body(ctx)
+        }
+    }
+
+    static let all: [ConformanceCase] = [
+        seeded("equality") { ctx in
+            try ctx.expectIDs("User", "age == 30", are: ids(1, 4))
+            try ctx.expectIDs("User", "username = 'bob'", are: ids(2))
+            try ctx.expectIDs("Tag", "name == 'swift'", are: [.string("swift")])
+        },
+        seeded("inequalityIncludesNil") { ctx in
+            try ctx.expectIDs("User", "age != 30", are: ids(2, 3, 5))
+            try ctx.expectIDs("User", "email <> 'ann@example.com'", are: ids(2, 3, 4, 5))
+        },
+        seeded("orderingComparisons") { ctx in
+            try ctx.expectIDs("User", "age > 26", are: ids(1, 4, 5))
+            try ctx.expectIDs("User", "age >= 30", are: ids(1, 4, 5))
+            try ctx.expectIDs("User", "age < 30", are: ids(2))
+            try ctx.expectIDs("User", "age <= 30", are: ids(1, 2, 4))
+            try ctx.expectIDs("User", "30 < age", are: ids(5))
+        },
+        seeded("between") { ctx in
+            try ctx.expectIDs("User", "age BETWEEN {25, 30}", are: ids(1, 2, 4))
+            try ctx.expectIDs("Post", "score BETWEEN %@", [3, 5], are: ids(10, 11, 13, 15))
+        },
+        seeded("inList") { ctx in
+            try ctx.expectIDs("User", "username IN {'ann', 'zoe', 'nobody'}", are: ids(1, 4))
+            try ctx.expectIDs("User", "age IN %@", [25, nil], are: ids(2, 3))
+            try ctx.expectIDs("User", "age IN {}", are: [])
+        },
+        seeded("nilComparisons") { ctx in
+            try ctx.expectIDs("User", "age == nil", are: ids(3))
+            try ctx.expectIDs("User", "age != nil", are: ids(1, 2, 4, 5))
+            try ctx.expectIDs("User", "email == NULL", are: ids(2, 4))
+            try ctx.expectIDs("Post", "rating < 3", are: ids(13))
+        },
+        seeded("notWithNils") { ctx in
+            try ctx.expectIDs("User", "NOT (age > 26)", are: ids(2, 3))
+            try ctx.expectIDs("User", "NOT (age == 30 OR age == nil)", are: ids(2, 5))
+            try ctx.expectIDs("Post", "!(rating >= 3)", are: ids(11, 13, 14))
+        },
+        seeded("andOrNot") { ctx in
+            try ctx.expectIDs("User", "age == 30 AND active == TRUE", are: ids(1, 4))
+            try ctx.expectIDs("User", "age == 25 || score > 4", are: ids(1, 2, 4))
+            try ctx.expectIDs("User", "(age == 30 OR age == 41) && NOT active == YES", are: ids(5))
+            try ctx.expectIDs("User", "TRUEPREDICATE", are: ids(1, 2, 3, 4, 5))
+            try ctx.expectIDs("User", "FALSEPREDICATE OR username == 'ann'", are: ids(1))
+        },
+        seeded("boolDoubleDateUUID") { ctx in
+            try ctx.expectIDs("User", "active == false", are: ids(2, 5))
+            try ctx.expectIDs("User", "score > 2.5", are: ids(1, 3, 4))
+            try ctx.expectIDs("Post", "rating >= 4", are: ids(10, 15))
+            try ctx.expectIDs("User", "joinedAt > %@", .date(SocialFixture.epoch.addingTimeInterval(2.5)), are: ids(3, 4, 5))
+            let lo = SocialFixture.epoch.addingTimeInterval(11), hi = SocialFixture.epoch.addingTimeInterval(13)
+            try ctx.expectIDs(Query("Post", where: "createdAt" ~= .between(.date(lo), .date(hi))), ids(11, 12, 13))
+            try ctx.expectIDs("Profile", "id == %@", .uuid(SocialFixture.profile1), are: [.uuid(SocialFixture.profile1)])
+        },
+        seeded("containsIsCaseSensitiveByDefault") { ctx in
+            try ctx.expectIDs("Post", "title CONTAINS 'swift'", are: ids(14))
+            try ctx.expectIDs("Post", "title CONTAINS 'cafe'", are: [])
+            try ctx.expectIDs("Post", "title CONTAINS ''", are: ids(10, 11, 12, 13, 14, 15))
+        },
+        seeded("containsCaseInsensitive") { ctx in
+            try ctx.expectIDs("Post", "title CONTAINS[c] 'SWIFT'", are: ids(12, 14))
+            try ctx.expectIDs("Post", "title CONTAINS[c] 'CAFÉ'", are: ids(10))
+            try ctx.expectIDs("User", "displayName CONTAINS[c] 'zoË'", are: ids(4))
+        },
+        seeded("containsDiacriticInsensitive") { ctx in
+            try ctx.expectIDs("Post", "title CONTAINS[cd] 'CAFE'", are: ids(10))
+            try ctx.expectIDs("Post", "title CONTAINS[d] 'Cafe'", are: ids(10))
+            try ctx.expectIDs("Post", "title CONTAINS[d] 'cafe'", are: [])
+            try ctx.expectIDs("User", "displayName CONTAINS[cd] 'cafe'", are: ids(4))
+        },
+        seeded("beginsWithUnicode") { ctx in
+            try ctx.expectIDs("Post", "title BEGINSWITH[c] 'éc'", are: ids(11))
+            try ctx.expectIDs("Post", "title BEGINSWITH 'éc'", are: [])
+            try ctx.expectIDs("Post", "title BEGINSWITH[cd] 'ec'", are: ids(11))
+            try ctx.expectIDs("Post", "title BEGINSWITH 'Café'", are: ids(10))
+            try ctx.expectIDs("User", "displayName BEGINSWITH[cd] 'EMILE'", are: ids(3))
+        },
+        seeded("endsWithUnicode") { ctx in
+            try ctx.expectIDs("Post", "title ENDSWITH 'swift'", are: ids(14))
+            try ctx.expectIDs("Post", "title ENDSWITH[c] 'RÉSUMÉ'", are: ids(15))
+            try ctx.expectIDs("Post", "title ENDSWITH[cd] 'resume'", are: ids(15))
+            try ctx.expectIDs("Post", "title ENDSWITH 'resume'", are: [])
+        },
+        seeded("likeWildcards") { ctx in
+            try ctx.expectIDs("Post", "title LIKE 'Caf? au*'", are: ids(10))
+            try ctx.expectIDs("Post", "title LIKE '*swift'", are: ids(14))
+            try ctx.expectIDs("Post", "title LIKE[c] '*SWIFT*'", are: ids(12, 14))
+            try ctx.expectIDs("Post", "title LIKE 'S*y'", are: ids(12))
+            try ctx.expectIDs("Post", "title LIKE[cd] 'naive*'", are: ids(15))
+            try ctx.expectIDs("Post", "title LIKE 'swift'", are: [])
+            try ctx.expectIDs("Post", "body LIKE '%'", are: [])
+        },
+        seeded("fullCaseFolding") { ctx in
+            try ctx.expectIDs("User", "displayName CONTAINS[c] 'STRASSE'", are: ids(5))
+            try ctx.expectIDs("Post", "title ==[c] 'STRASSE NAMES'", are: ids(13))
+            try ctx.expectIDs("User", "username ==[c] 'ANN'", are: ids(1))
+            try ctx.expectIDs("User", "username IN[c] {'ANN', 'Bob'}", are: ids(1, 2))
+        },
+        seeded("sortAscendingDescending") { ctx in
+            try ctx.expectIDs(Query("User", sort: [.desc("score")]), ids(1, 4, 3, 2, 5))
+            try ctx.expectIDs(Query("User", sort: [.asc("username")]), ids(1, 2, 5, 3, 4))
+            try ctx.expectIDs(Query("Post", sort: [.desc("score"), .asc("title")]), ids(12, 10, 15, 13, 11, 14))
+            try ctx.expectIDs(Query("Post", sort: [.desc("createdAt")]), ids(15, 14, 13, 12, 11, 10))
+        },
+        seeded("sortTiesBrokenByPrimaryKey") { ctx in
+            try ctx.expectIDs(Query("Post", sort: [.desc("score")]), ids(12, 10, 15, 11, 13, 14))
+            try ctx.expectIDs(Query("User", sort: [.asc("age")], limit: 4), ids(3, 2, 1, 4))
+            try ctx.expectIDs(Query("Post"), ids(10, 11, 12, 13, 14, 15), "no sort: primary key order")
+            try ctx.expectIDs(Query("Tag"), ["Unicode", "cafe", "db", "swift"], "string keys in scalar order")
+        },
+        seeded("sortNullsFirstAscendingLastDescending") { ctx in
+            try ctx.expectIDs(Query("User", sort: [.asc("age")]), ids(3, 2, 1, 4, 5))
+            try ctx.expectIDs(Query("User", sort: [.desc("age")]), ids(5, 1, 4, 2, 3))
+            try ctx.expectIDs(Query("Post", sort: [.asc("rating")]), ids(11, 14, 13, 12, 10, 15))
+        },
+        seeded("sortStringsByUnicodeScalars") { ctx in
+            try ctx.expectIDs(Query("User", sort: [.asc("displayName")]), ids(1, 2, 5, 4, 3))
+            try ctx.expectIDs(Query("Post", sort: [.asc("title")]), ids(10, 14, 12, 15, 13, 11))
+        },
+        seeded("sortWithStringOptions") { ctx in
+            try ctx.expectIDs(Query("Post", sort: [SortKey("title", options: .caseInsensitive)]), ids(10, 14, 15, 13, 12, 11))
+            try ctx.expectIDs(Query("Post", sort: [SortKey("title", options: [.caseInsensitive, .diacriticInsensitive])]),
+                              ids(10, 11, 14, 15, 13, 12))
+        },
+        seeded("sortByToOneKeyPath") { ctx in
+            try ctx.expectIDs(Query("Post", sort: [.asc("author.username")]), ids(15, 10, 11, 12, 13, 14))
+            try ctx.expectIDs(Query("Comment", sort: [.desc("post.author.username"), .desc("id")]), ids(104, 103, 102, 101, 100))
+        },
+        seeded("limitAndOffsetPaginate") { ctx in
+            let sort: [SortKey] = [.desc("score")]
+            var pages: [Value] = []
+            for page in 0..<4 {
+                let got = try ctx.ids(Query("Post", sort: sort, limit: 2, offset: page * 2))
+                try ctx.expect(got.count == (page < 3 ? 2 : 0), "page \(page) has \(got.count) posts")
+                pages += got
+            }
+            try ctx.expectEqual(pages, ids(12, 10, 15, 11, 13, 14), "pages joined")
+            try ctx.expectIDs(Query("Post", sort: sort, limit: 3, offset: 1), ids(10, 15, 11))
+            try ctx.expectIDs(Query("Post", sort: sort, offset: 4), ids(13, 14), "offset without limit")
+            try ctx.expectIDs(Query("Post", limit: 0), [], "limit 0")
+        },
+        seeded("count") { ctx in
+            try ctx.read { tx in
+                try ctx.expectEqual(try tx.count(Query("Post")), 6, "all posts")
+                try ctx.expectEqual(try tx.count(Query("Post", where: "published" == true)), 4, "published posts")
+                try ctx.expectEqual(try tx.count(Query("Post", where: "published" == true, limit: 2)), 2, "published, limit 2")
+                try ctx.expectEqual(try tx.count(Query("Post", where: "published" == true, offset: 3)), 1, "published, offset 3")
+                try ctx.expectEqual(try tx.count(Query("User", where: try StorePredicate(format: "posts.@count == 0"))), 1, "users without posts")
+            }
+        },
+        seeded("toOneKeyPaths") { ctx in
+            try ctx.expectIDs("Post", "author.username == 'ann'", are: ids(10, 11))
+            try ctx.expectIDs("Post", "author.age > 26", are: ids(10, 11, 14))
+            try ctx.expectIDs("Post", "NOT author.age > 26", are: ids(12, 13, 15))
+            try ctx.expectIDs("Comment", "post.author.username == 'ann'", are: ids(100, 101, 102))
+            try ctx.expectIDs("Comment", "author.displayName BEGINSWITH[cd] 'emile'", are: ids(101))
+            try ctx.expectIDs("User", "profile.bio == 'I write'", are: ids(1))
+            try ctx.expectIDs("Profile", "user.username == 'bob'", are: [.uuid(SocialFixture.profile2)])
+            try ctx.expectIDs("Post", "author.id == 1", are: ids(10, 11))
+            try ctx.expectIDs("Post", "author.id == nil", are: ids(15))
+        },
+        seeded("anyAndNoneOverToMany") { ctx in
+            try ctx.expectIDs("Post", "ANY tags.name ==[c] 'SWIFT'", are: ids(12, 14))
+            try ctx.expectIDs("Post", "NONE tags.name == 'Unicode'", are: ids(12, 14, 15))
+            try ctx.expectIDs("User", "ANY posts.title CONTAINS[c] 'swift'", are: ids(2, 4))
+            try ctx.expectIDs("User", "NONE posts.published == true", are: ids(2, 4, 5))
+            try ctx.expectIDs("Tag", "ANY posts.author.username == 'ann'", are: ["Unicode", "cafe"])
+            try ctx.expectIDs("User", "ANY followers.username == 'emile'", are: ids(1))
+            try ctx.expectIDs("User", "SOME following.age == 30", are: ids(1, 2, 3))
+            try ctx.expectIDs("User", "NOT (ANY posts.score > 4)", are: ids(3, 4, 5))
+        },
+        seeded("countAggregate") { ctx in
+            try ctx.expectIDs("User", "posts.@count >= 2", are: ids(1))
+            try ctx.expectIDs("User", "posts.@count == 1", are: ids(2, 3, 4))
+            try ctx.expectIDs("Post", "tags.@count == 2", are: ids(10, 12))
+            try ctx.expectIDs("Post", "tags.@count == 0", are: ids(15))
+            try ctx.expectIDs("Comment", "replies.@count > 0", are: ids(100, 101))
+            try ctx.expectIDs("User", "followers.@count >= 2 AND following.@count >= 2", are: ids(1))
+            try ctx.expectIDs("Comment", "post.tags.@count == 1", are: ids(104))
+        },
+        seeded("stringPredicatesEqualTreeForm") { ctx in
+            let pairs: [(String, StorePredicate)] = [
+                ("age > 26 AND active == true", "age" > 26 && "active" == true),
+                ("username ==[c] 'ANN' OR NOT score < 3", ("username" ~= .equal("ANN", .caseInsensitive)) || !("score" < 3)),
+                ("displayName CONTAINS[cd] 'cafe'", "displayName" ~= .contains("cafe", [.caseInsensitive, .diacriticInsensitive])),
+                ("ANY posts.title BEGINSWITH[c] 'sw'", .any("posts.title", .beginsWith("sw"), .caseInsensitive)),
+                ("posts.@count BETWEEN {1, 2}", .condition(Condition(KeyPathExpression(["posts"], count: true), .between(1, 2)))),
+                ("NONE following.username IN {'ann', 'zoe'}", .none("following.username", .in(["ann", "zoe"]))),
+            ]
+            for (text, tree) in pairs {
+                let parsed = try StorePredicate(format: text)
+                try ctx.expectEqual(parsed, tree, "parsed tree of \(text)")
+                let a = try ctx.ids(Query("User", where: parsed)), b = try ctx.ids(Query("User", where: tree))
+                try ctx.expectEqual(a, b, "results of '\(text)' vs its tree")
+                let again = try ctx.ids(Query("User", where: try StorePredicate(format: tree.description)))
+                try ctx.expectEqual(again, b, "results of the tree printed and parsed again (\(tree))")
+            }
+        },
+        seeded("formatArguments") { ctx in
+            try ctx.expectIDs("User", "%K == %@ AND age > %@", "username", "ann", 20, are: ids(1))
+            try ctx.expectIDs("User", "username IN %@", ["bob", "zoe"], are: ids(2, 4))
+            try ctx.expectIDs("Post", "title CONTAINS[cd] %@", "RESUME", are: ids(15))
+        },
+        seeded("emptyResults") { ctx in
+            try ctx.expectIDs("User", "username == 'nobody'", are: [])
+            try ctx.expectEqual(try ctx.read { try $0.count(Query("User", where: "age" > 100)) }, 0, "count of nothing")
+            var n = 0
+            try ctx.read { tx in try tx.forEach(Query("User", where: .constant(false))) { _ in n += 1 } }
+            try ctx.expectEqual(n, 0, "rows streamed for FALSEPREDICATE")
+        },
+    ]
+}

@@ -1,0 +1,41 @@
+import Foundation
+import StoreCore
+
+/// What a backend author implements to run the kit: how to open a store of a schema in a
+/// directory. The kit gives every case a fresh, empty temporary directory, reopens the store
+/// there when a case asks for it, and removes the directory afterwards.
+///
+/// ```swift
+/// struct MyHarness: ConformanceHarness {
+///     let name = "mystore"
+///     func open(schema: Schema, directory: URL) throws -> any Repository {
+///         try MyStore(directory: directory, schema: schema)
+///     }
+/// }
+/// let report = ConformanceKit.run(MyHarness())
+/// ```
+///
+/// `open` must create the store when the directory is empty and open the existing one
+/// otherwise. Threading: called from the thread running the case.
+public protocol ConformanceHarness: Sendable {
+    /// The backend's name, as it appears in reports.
+    var name: String { get }
+    func open(schema: Schema, directory: URL) throws -> any Repository
+}
+
+/// A harness over a `BackendDescriptor` (what the CLI's registry holds).
+public struct DescriptorHarness: ConformanceHarness {
+    public let descriptor: BackendDescriptor
+    public let options: StoreOptions
+
+    public init(_ descriptor: BackendDescriptor, options: StoreOptions = StoreOptions(durability: .relaxed)) {
+        self.descriptor = descriptor
+        self.options = options
+    }
+
+    public var name: String { descriptor.name }
+
+    public func open(schema: Schema, directory: URL) throws -> any Repository {
+        try descriptor.open(schema, directory, options)
+    }
+}

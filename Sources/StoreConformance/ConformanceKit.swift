@@ -1,0 +1,75 @@
+import Foundation
+import StoreCore
+
+/// The conformance kit: every case, and runners that return result tables.
+///
+/// ```swift
+/// let report = ConformanceKit.run(DescriptorHarness(SQLiteStore.descriptor))
+/// print(ConformanceKit.markdown([report]))
+/// ```
+///
+/// From Swift Testing, one test per case:
+///
+/// ```swift
+/// @Test(arguments: ConformanceKit.cases)
+/// func conformance(_ c: ConformanceCase) throws {
+///     let r = ConformanceKit.run(c, harness: MyHarness())
+///     #expect(r.status != .failed, "\(r.id): \(r.reason ?? "")")
+/// }
+/// ```
+public enum ConformanceKit {
+    /// Every case, grouped by feature, in a stable order.
+    public static let cases: [ConformanceCase] =
+        SchemaCases.all + CRUDCases.all + TransactionCases.all + BatchCases.all + QueryCases.all
+        + RelationshipCases.all + ErrorCases.all + PersistenceCases.all
+
+    /// The groups in order.
+    public static var groups: [String] {
+        var seen = Set<String>()
+        return cases.map(\.group).filter { seen.insert($0).inserted }
+    }
+
+    /// Runs one case in a fresh temporary directory and tears it down.
+    public static func run(_ c: ConformanceCase, harness: any ConformanceHarness) -> ConformanceResult {
+        let dir = FileManager.default.temporaryDirectory
+            .appendingPathComponent("storebench-kit-\(harness.name)-\(UUID().uuidString)")
+        do {
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        } catch {
+            return ConformanceResult(group: c.group, name: c.name, status: .failed, reason: "cannot create \(dir.path): \(error)")
+        }
+        let ctx: ConformanceContext
+        do {
+            ctx = try ConformanceContext(harness: harness, directory: dir, schema: SocialSchema.make())
+        } catch {
+            try? FileManager.default.removeItem(at: dir)
+            return ConformanceResult(group: c.group, name: c.name, status: .failed, reason: "opening a fresh store failed: \(error)")
+        }
+        defer { ctx.tearDown() }
+        let caps = (try? ctx.repository.capabilities) ?? []
+        let missing = c.requires.subtracting(caps)
+        if !missing.isEmpty {
+            return ConformanceResult(group: c.group, name: c.name, status: .skipped,
+                                     reason: "requires capability \(missing.names.joined(separator: ", ")), which \(harness.name) does not declare")
+        }
+        do {
+            try c.body(ctx)
+            return ConformanceResult(group: c.group, name: c.name, status: .passed, reason: nil)
+        } catch let f as ConformanceFailure {
+            return ConformanceResult(group: c.group, name: c.name, status: .failed, reason: f.message)
+        } catch {
+            return ConformanceResult(group: c.group, name: c.name, status: .failed, reason: "unexpected error: \(error)")
+        }
+    }
+
+    /// Runs cases (all by default) against a backend. `progress` is called after each case.
+    public static func run(_ harness: any ConformanceHarness, cases: [ConformanceCase] = cases,
+                           progress: ((ConformanceResult) -> Void)? = nil) -> ConformanceReport {
+        let results = cases.map { c in
+            let r = run(c, harness: harness)
+            progress?(r)
+            return r
+        }
+        return ConformanceReport(backend: harness.name, cases: results)
+    }
+}

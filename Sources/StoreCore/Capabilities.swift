@@ -1,0 +1,29 @@
+/// What a backend supports beyond the core protocol. The conformance kit skips a case only
+/// when a capability it requires is missing, and reports the reason.
+public struct Capabilities: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    /// Data survives closing and reopening the store.
+    public static let persistence = Capabilities(rawValue: 1 << 0)
+    /// Read transactions see one consistent snapshot while writers commit.
+    public static let snapshotReads = Capabilities(rawValue: 1 << 1)
+    /// Read transactions may run on several threads at once.
+    public static let concurrentReaders = Capabilities(rawValue: 1 << 2)
+    /// The store records its schema version and refuses another one on open.
+    public static let schemaVersioning = Capabilities(rawValue: 1 << 3)
+    /// Changes can be observed (later issue).
+    public static let observation = Capabilities(rawValue: 1 << 4)
+    /// Migration between schema versions (later issue).
+    public static let migrations = Capabilities(rawValue: 1 << 5)
+
+    /// Every capability with its name, for reports.
+    public static let named: [(Capabilities, String)] = [
+        (.persistence, "persistence"), (.snapshotReads, "snapshotReads"),
+        (.concurrentReaders, "concurrentReaders"), (.schemaVersioning, "schemaVersioning"),
+        (.observation, "observation"), (.migrations, "migrations"),
+    ]
+
+    /// The names of the capabilities in this set.
+    public var names: [String] { Self.named.filter { contains($0.0) }.map(\.1) }
+}

@@ -1,0 +1,90 @@
+import Foundation
+
+extension Entity {
+    /// Checks a value for an attribute and returns it in its stored form (an `int64` given for
+    /// a `double` attribute becomes a `double`; a UUID string for a `uuid` attribute a UUID).
+    ///
+    /// Throws `invalidValue` for a wrong type, NaN, an oversized value or key, and
+    /// `constraintViolation` for `nil` in a required attribute.
+    @inline(__always)
+    public func checkedValue(_ v: Value, forOrdinal i: Int) throws -> Value {
+        let a = attributes[i]
+        switch (a.type, v) {
+        case (_, .null):
+            guard a.isOptional else {
+                throw StoreError(.constraintViolation, "\(name).\(a.name) is required but got nil")
+            }
+            return v
+        case (.int64, .int64), (.bool, .bool), (.date, .date), (.uuid, .uuid):
+            return v
+        case (.double, .double(let d)):
+            guard !d.isNaN else { throw StoreError(.invalidValue, "\(name).\(a.name): NaN cannot be stored") }
+            return v
+        case (.double, .int64(let n)):
+            return .double(Double(n))
+        case (.string, .string(let s)):
+            let n = s.utf8.count
+            if i == primaryKeyOrdinal, n > Limits.maxKeyBytes {
+                throw StoreError(.invalidValue, "\(name).\(a.name): key of \(n) bytes exceeds \(Limits.maxKeyBytes)")
+            }
+            guard n <= Limits.maxValueBytes else {
+                throw StoreError(.invalidValue, "\(name).\(a.name): value of \(n) bytes exceeds \(Limits.maxValueBytes)")
+            }
+            return v
+        case (.bytes, .bytes(let b)):
+            guard b.count <= Limits.maxValueBytes else {
+                throw StoreError(.invalidValue, "\(name).\(a.name): value of \(b.count) bytes exceeds \(Limits.maxValueBytes)")
+            }
+            return v
+        case (.uuid, .string(let s)):
+            guard let u = UUIDParsing.parse(s) else {
+                throw StoreError(.invalidValue, "\(name).\(a.name): '\(s)' is not a UUID")
+            }
+            return .uuid(u)
+        default:
+            throw StoreError(.invalidValue, "\(name).\(a.name) is \(a.type.rawValue) but got \(v)")
+        }
+    }
+
+    /// Checks a whole record for this entity and returns it in stored form.
+    public func checkedRecord(_ r: Record) throws -> Record {
+        guard r.entity == self else {
+            throw StoreError(.invalidValue, "record of entity '\(r.entity.name)' given where '\(name)' is expected")
+        }
+        guard r.values.count == attributes.count else {
+            throw StoreError(.invalidValue, "\(name) has \(attributes.count) attributes but the record has \(r.values.count) values")
+        }
+        var out = r
+        for i in r.values.indices {
+            out.values[i] = try checkedValue(r.values[i], forOrdinal: i)
+        }
+        return out
+    }
+
+    /// Checks a primary-key value for look-ups; returns it in stored form.
+    public func checkedKey(_ id: Value) throws -> Value {
+        if id.isNull { throw StoreError(.invalidValue, "\(name): a primary key cannot be nil") }
+        return try checkedValue(id, forOrdinal: primaryKeyOrdinal)
+    }
+
+    /// Resolves a partial update's changes to ordinals and stored values. The primary key
+    /// cannot change.
+    public func checkedChanges(_ changes: [String: Value]) throws -> [(ordinal: Int, value: Value)] {
+        var out: [(ordinal: Int, value: Value)] = []
+        out.reserveCapacity(changes.count)
+        for (k, v) in changes {
+            let i = try requireOrdinal(of: k)
+            guard i != primaryKeyOrdinal else {
+                throw StoreError(.invalidValue, "\(name).\(k) is the primary key and cannot be updated")
+            }
+            out.append((i, try checkedValue(v, forOrdinal: i)))
+        }
+        out.sort { $0.ordinal < $1.ordinal }
+        return out
+    }
+}
+
+/// Internal helper: UUID parsing that accepts any case.
+enum UUIDParsing {
+    static func parse(_ s: String) -> UUID? { UUID(uuidString: s) }
+}

@@ -1,0 +1,66 @@
+/// A validated entity of a `Schema`: attributes in a fixed order (records are addressed by
+/// ordinal), the primary key's ordinal, indexes and relationships.
+///
+/// Immutable and shared: every record of the entity refers to the same instance.
+public final class Entity: Sendable {
+    public let name: String
+    /// The entity's position in `Schema.entities`.
+    public let index: Int
+    public let attributes: [Attribute]
+    public let primaryKeyOrdinal: Int
+    public let indexes: [IndexDescription]
+    public let relationships: [Relationship]
+    private let ordinals: [String: Int]
+    private let relationshipPositions: [String: Int]
+
+    init(_ d: EntityDescription, index: Int) {
+        name = d.name
+        self.index = index
+        attributes = d.attributes
+        indexes = d.indexes
+        relationships = d.relationships
+        ordinals = Dictionary(d.attributes.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
+        relationshipPositions = Dictionary(d.relationships.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
+        primaryKeyOrdinal = ordinals[d.primaryKey] ?? 0
+    }
+
+    public var primaryKey: Attribute { attributes[primaryKeyOrdinal] }
+
+    /// The ordinal of an attribute, or `nil` when the entity has none of that name.
+    @inline(__always)
+    public func ordinal(of attribute: String) -> Int? { ordinals[attribute] }
+
+    /// The relationship of that name, or `nil`.
+    public func relationship(_ name: String) -> Relationship? {
+        relationshipPositions[name].map { relationships[$0] }
+    }
+
+    /// The ordinal of an attribute; `invalidQuery`/`invalidValue`-style error when unknown.
+    public func requireOrdinal(of attribute: String, category: StoreError.Category = .invalidValue) throws -> Int {
+        guard let o = ordinals[attribute] else {
+            throw StoreError(category, "entity '\(name)' has no attribute '\(attribute)'")
+        }
+        return o
+    }
+
+    public func requireRelationship(_ name: String, category: StoreError.Category = .invalidValue) throws -> Relationship {
+        guard let r = relationship(name) else {
+            throw StoreError(category, "entity '\(self.name)' has no relationship '\(name)'")
+        }
+        return r
+    }
+
+    /// Whether an index declares exactly these attributes as unique.
+    public func isUnique(_ attributes: [String]) -> Bool {
+        indexes.contains { $0.isUnique && $0.attributes == attributes }
+    }
+}
+
+extension Entity: Hashable {
+    public static func == (a: Entity, b: Entity) -> Bool { a === b || a.name == b.name }
+    public func hash(into h: inout Hasher) { h.combine(name) }
+}
+
+extension Entity: CustomStringConvertible {
+    public var description: String { "Entity(\(name))" }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+/// A persistent store of records of one `Schema`: the protocol every backend implements.
+///
+/// ```swift
+/// let repo: any Repository = try SQLiteStore(directory: dir, schema: schema)
+/// try repo.write { tx in
+///     try tx.insert(try users.record(["id": 1, "username": "ann"]))
+/// }
+/// let ann = try repo.read { try $0.fetch("User", id: 1) }
+/// ```
+///
+/// Threading: a repository is `Sendable`. Writes are serialized; reads may run in parallel
+/// where the engine allows it (`Capabilities.concurrentReaders`). Transactions are scoped by
+/// closures and must not escape them. After `close()`, every call throws `closed`.
+public protocol Repository: AnyObject, Sendable {
+    var schema: Schema { get }
+
+    /// What this backend supports beyond the core protocol.
+    var capabilities: Capabilities { get }
+
+    /// Runs `body` in a read transaction that sees one consistent snapshot.
+    func read<T>(_ body: (any ReadTransaction) throws -> T) throws -> T
+
+    /// Runs `body` in a write transaction: committed when `body` returns, rolled back when
+    /// it throws (the error is rethrown). Reads inside see the writes before them.
+    func write<T>(_ body: (any WriteTransaction) throws -> T) throws -> T
+
+    /// Closes the store. Idempotent.
+    func close() throws
+}
+
+/// How much a commit waits for the disk. Applied equally to every backend by the runner.
+public enum Durability: String, Sendable, Hashable, CaseIterable, Codable {
+    /// A commit survives power loss (fsync on every commit).
+    case durable
+    /// A commit survives a process crash but may be lost on power loss.
+    case relaxed
+}
+
+/// Options every backend understands.
+public struct StoreOptions: Sendable, Hashable {
+    public var durability: Durability
+    public init(durability: Durability = .durable) { self.durability = durability }
+}
+
+/// A named backend: how to open it. Registries (the CLI's, the kit's harnesses) hold these.
+///
+/// ```swift
+/// let sqlite = BackendDescriptor(name: "sqlite", summary: "SQLite through its C API") { schema, dir, options in
+///     try SQLiteStore(directory: dir, schema: schema, options: options)
+/// }
+/// ```
+public struct BackendDescriptor: Sendable {
+    public var name: String
+    public var summary: String
+    public var open: @Sendable (Schema, URL, StoreOptions) throws -> any Repository
+
+    public init(name: String, summary: String,
+                open: @escaping @Sendable (Schema, URL, StoreOptions) throws -> any Repository) {
+        self.name = name
+        self.summary = summary
+        self.open = open
+    }
+}

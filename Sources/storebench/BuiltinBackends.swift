@@ -1,0 +1,12 @@
+import SQLiteStore
+import StoreCore
+
+/// The one registry of built-in backends. Add a backend here to include it in `list`,
+/// `conformance` and reports.
+enum BuiltinBackends {
+    static let all: [BackendDescriptor] = [
+        SQLiteStore.descriptor,
+    ]
+
+    static func named(_ name: String) -> BackendDescriptor? { all.first { $0.name == name } }
+}

@@ -1,0 +1,24 @@
+import Foundation
+
+/// Progress on standard error: a rewritten counter line on a terminal, plain lines otherwise
+/// (CI logs), only for the steps asked for.
+final class Progress {
+    private let total: Int
+    private var done = 0
+    private let isTerminal = isatty(STDERR_FILENO) != 0 && ProcessInfo.processInfo.environment["CI"] == nil
+
+    init(total: Int) { self.total = total }
+
+    func step(_ label: String, status: String, verbose: Bool) {
+        done += 1
+        if verbose {
+            if isTerminal { write("\r\u{1B}[K") }
+            write("[\(done)/\(total)] \(status) \(label)\n")
+        } else if isTerminal {
+            write("\r\u{1B}[K[\(done)/\(total)] \(label)")
+        }
+        if done == total && isTerminal { write("\r\u{1B}[K") }
+    }
+
+    private func write(_ s: String) { FileHandle.standardError.write(Data(s.utf8)) }
+}
