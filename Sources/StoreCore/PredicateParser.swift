@@ -152,6 +152,7 @@ struct PredicateParser {
     }
 
     private mutating func parseKeyPath() throws -> KeyPathExpression {
+        var parts: [String] = []
         if case .argument("K") = current {
             let at = offset
             advance()
@@ -160,9 +161,10 @@ struct PredicateParser {
             }
             let path = KeyPathExpression(s)
             guard path.components.allSatisfy({ !$0.isEmpty }) else { throw fail("malformed key path '\(s)' in %K", at: at) }
-            return path
+            if path.isCount { return path }
+            parts = path.components
+            guard accept(symbol: ".") else { return path }
         }
-        var parts: [String] = []
         while true {
             switch current {
             case .identifier(let s) where !Self.reserved.contains(s.uppercased()):

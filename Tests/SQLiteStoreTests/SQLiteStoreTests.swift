@@ -1,0 +1,167 @@
+import CSQLite
+import Foundation
+import SQLiteStore
+import StoreConformance
+import StoreCore
+import Testing
+
+/// SQLite-specific behaviour beyond the kit: files that are not stores, native error codes,
+/// bound parameters, WAL, nested writes, the stored schema version.
+@Suite("SQLiteStore")
+struct SQLiteStoreTests {
+    let dir: URL
+    let schema = SocialSchema.make()
+
+    init() throws {
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("sqlite-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    }
+
+    var file: URL { dir.appendingPathComponent(SQLiteStore.fileName) }
+
+    func expectCategory(_ c: StoreError.Category, _ body: () throws -> Void) -> StoreError? {
+        do { try body() } catch let e as StoreError {
+            #expect(e.category == c, "\(e)")
+            return e
+        } catch { Issue.record("not a StoreError: \(error)") }
+        Issue.record("expected a \(c) error")
+        return nil
+    }
+
+    @Test("a file that is not a database is `corrupted`, and is left as it was")
+    func garbageFile() throws {
+        let garbage = Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        try garbage.write(to: file)
+        let e = expectCategory(.corrupted) { _ = try SQLiteStore(directory: dir, schema: schema) }
+        #expect(e?.nativeCode == SQLITE_NOTADB)
+        #expect(try Data(contentsOf: file) == garbage)
+    }
+
+    @Test("a truncated store is `corrupted`, never a crash")
+    func truncatedFile() throws {
+        let store = try SQLiteStore(directory: dir, schema: schema)
+        let u = try schema.entity("User")
+        try store.write { tx in
+            for i in 1...3000 {
+                try tx.insert(try u.record(["id": .int64(Int64(i)), "username": .string("user\(i)"), "displayName": .string(String(repeating: "d", count: 100)),
+                                            "joinedAt": .date(Date())]))
+            }
+        }
+        try store.close()
+        // Fold the WAL into the main file, then cut the file short.
+        var db: OpaquePointer?
+        sqlite3_open(file.path, &db)
+        sqlite3_exec(db, "PRAGMA wal_checkpoint(TRUNCATE)", nil, nil, nil)
+        sqlite3_close(db)
+        let handle = try FileHandle(forWritingTo: file)
+        try handle.truncate(atOffset: 16_384)
+        try handle.close()
+        _ = expectCategory(.corrupted) {
+            let s = try SQLiteStore(directory: dir, schema: schema)
+            defer { try? s.close() }
+            _ = try s.read { try $0.fetch(Query("User")) }
+        }
+    }
+
+    @Test("a SQLite database written by something else is refused as `corrupted`")
+    func foreignDatabase() throws {
+        var db: OpaquePointer?
+        sqlite3_open(file.path, &db)
+        sqlite3_exec(db, "CREATE TABLE notes (x TEXT); INSERT INTO notes VALUES ('keep me')", nil, nil, nil)
+        sqlite3_close(db)
+        let e = expectCategory(.corrupted) { _ = try SQLiteStore(directory: dir, schema: schema) }
+        #expect(e?.message.contains("not a StoreBench store") == true)
+    }
+
+    @Test("errors carry the extended result code, the message and the SQL")
+    func nativeDetails() throws {
+        let store = try SQLiteStore(directory: dir, schema: schema)
+        defer { try? store.close() }
+        try SocialFixture.load(into: store)
+        let e = expectCategory(.conflict) {
+            try store.write { try $0.insert(try schema.entity("Tag").record(["name": "swift"])) }
+        }
+        #expect(e?.nativeCode == 1555)   // SQLITE_CONSTRAINT_PRIMARYKEY
+        #expect(e?.nativeMessage?.contains("UNIQUE constraint failed") == true)
+        #expect(e?.context?.hasPrefix("INSERT INTO \"Tag\"") == true)
+        let u = expectCategory(.conflict) { try store.write { try $0.update("User", id: 2, set: ["username": "ann"]) } }
+        #expect(u?.nativeCode == 2067)   // SQLITE_CONSTRAINT_UNIQUE
+    }
+
+    @Test("values are bound, never spliced into SQL")
+    func boundParameters() throws {
+        let store = try SQLiteStore(directory: dir, schema: schema)
+        defer { try? store.close() }
+        let evil = "x'); DROP TABLE \"User\"; --"
+        try store.write { tx in
+            try tx.insert(try schema.entity("Tag").record(["name": .string(evil), "color": "'"]))
+        }
+        let found = try store.read { try $0.fetch(Query("Tag", where: "name" == .string(evil))) }
+        #expect(found.map(\.id) == [.string(evil)])
+        #expect(try store.read { try $0.count(Query("User")) } == 0)
+        let parsed = try store.read { try $0.fetch(Query("Tag", format: "color == %@", "'")) }
+        #expect(parsed.count == 1)
+    }
+
+    @Test("WAL mode, and the schema version kept in the file")
+    func fileFormat() throws {
+        let store = try SQLiteStore(directory: dir, schema: SocialSchema.make(version: 7))
+        try store.write { try $0.insert(try schema.entity("Tag").record(["name": "a"])) }
+        #expect(FileManager.default.fileExists(atPath: file.path + "-wal"))
+        try store.close()
+        var db: OpaquePointer?
+        sqlite3_open(file.path, &db)
+        defer { sqlite3_close(db) }
+        var stmt: OpaquePointer?
+        sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &stmt, nil)
+        sqlite3_step(stmt)
+        #expect(sqlite3_column_int(stmt, 0) == 7)
+        sqlite3_finalize(stmt)
+        sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &stmt, nil)
+        sqlite3_step(stmt)
+        #expect(String(cString: sqlite3_column_text(stmt, 0)) == "wal")
+        sqlite3_finalize(stmt)
+    }
+
+    @Test("a write inside a write on the same thread is `busy`, not a deadlock")
+    func nestedWrite() throws {
+        let store = try SQLiteStore(directory: dir, schema: schema)
+        defer { try? store.close() }
+        try store.write { _ in
+            _ = expectCategory(.busy) { try store.write { _ in } }
+        }
+        try store.write { try $0.insert(try schema.entity("Tag").record(["name": "after"])) }
+        #expect(try store.read { try $0.count(Query("Tag")) } == 1)
+    }
+
+    @Test("a transaction used after its closure is `closed`")
+    func escapedTransaction() throws {
+        let store = try SQLiteStore(directory: dir, schema: schema)
+        defer { try? store.close() }
+        var escaped: (any ReadTransaction)?
+        try store.read { escaped = $0 }
+        _ = expectCategory(.closed) { _ = try escaped?.fetch(Query("Tag")) }
+    }
+
+    @Test("a read transaction refuses writes")
+    func writeInRead() throws {
+        let store = try SQLiteStore(directory: dir, schema: schema)
+        defer { try? store.close() }
+        _ = expectCategory(.unsupported) {
+            try store.read { tx in try (tx as? any WriteTransaction)?.insert(try schema.entity("Tag").record(["name": "x"])) }
+        }
+    }
+
+    @Test("both durability modes open and persist")
+    func durabilityModes() throws {
+        for d in Durability.allCases {
+            let sub = dir.appendingPathComponent(d.rawValue)
+            let store = try SQLiteStore(directory: sub, schema: schema, options: StoreOptions(durability: d))
+            try store.write { try $0.insert(try schema.entity("Tag").record(["name": .string(d.rawValue)])) }
+            try store.close()
+            let again = try SQLiteStore(directory: sub, schema: schema)
+            #expect(try again.read { try $0.count(Query("Tag")) } == 1)
+            try again.close()
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import StoreConformance
+import StoreCore
+
+/// Wraps a correct repository and injects one `Fault`. Test-only.
+final class FaultyRepository: Repository {
+    let inner: any Repository
+    let fault: Fault?
+
+    init(_ inner: any Repository, fault: Fault?) {
+        self.inner = inner
+        self.fault = fault
+    }
+
+    var schema: Schema { inner.schema }
+    var capabilities: Capabilities { inner.capabilities }
+    func close() throws { try inner.close() }
+
+    func read<T>(_ body: (any ReadTransaction) throws -> T) throws -> T {
+        if fault == .noSnapshot {
+            // Every call runs in a transaction of its own: no snapshot across calls.
+            return try body(FaultyTransaction(fault: fault, autocommitRepository: inner))
+        }
+        return try inner.read { try body(FaultyTransaction(fault: fault, read: $0)) }
+    }
+
+    func write<T>(_ body: (any WriteTransaction) throws -> T) throws -> T {
+        guard fault == .rollbackIgnored else {
+            return try inner.write { try body(FaultyTransaction(fault: fault, write: $0)) }
+        }
+        var failure: Error?
+        let result: T? = try inner.write { tx in
+            do { return try body(FaultyTransaction(fault: fault, write: tx)) } catch { failure = error; return nil }
+        }
+        if let failure { throw failure }
+        return result!
+    }
+}
+
+/// The harness the kit runs: a correct backend wrapped with one fault.
+struct FaultyHarness: ConformanceHarness {
+    let base: any ConformanceHarness
+    let fault: Fault?
+    /// Capabilities to hide from the kit (to test skips).
+    var hidden: Capabilities = []
+
+    var name: String { "\(base.name)+\(fault?.rawValue ?? "faithful")" }
+
+    func open(schema: Schema, directory: URL) throws -> any Repository {
+        if fault == .dataLostOnReopen, let existing = try? FileManager.default.contentsOfDirectory(atPath: directory.path), !existing.isEmpty {
+            for f in existing { try FileManager.default.removeItem(at: directory.appendingPathComponent(f)) }
+        }
+        let repo = FaultyRepository(try base.open(schema: schema, directory: directory), fault: fault)
+        return hidden.isEmpty ? repo : CapabilityHidingRepository(repo, hiding: hidden)
+    }
+}
+
+/// Declares fewer capabilities than the wrapped store has. Test-only.
+final class CapabilityHidingRepository: Repository {
+    let inner: any Repository
+    let hidden: Capabilities
+    init(_ inner: any Repository, hiding: Capabilities) { self.inner = inner; self.hidden = hiding }
+    var schema: Schema { inner.schema }
+    var capabilities: Capabilities { inner.capabilities.subtracting(hidden) }
+    func close() throws { try inner.close() }
+    func read<T>(_ body: (any ReadTransaction) throws -> T) throws -> T { try inner.read(body) }
+    func write<T>(_ body: (any WriteTransaction) throws -> T) throws -> T { try inner.write(body) }
+}

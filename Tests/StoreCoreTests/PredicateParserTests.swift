@@ -1,0 +1,129 @@
+import Foundation
+import StoreCore
+import Testing
+
+@Suite("Predicate parser")
+struct PredicateParserTests {
+    func parse(_ s: String, _ args: PredicateArgument...) throws -> StorePredicate {
+        try StorePredicate(format: s, arguments: args)
+    }
+
+    @Test("operators and literals give the expected trees")
+    func trees() throws {
+        let cases: [(String, StorePredicate)] = [
+            ("age == 3", "age" == 3),
+            ("age = 3", "age" == 3),
+            ("age != 3", "age" != 3),
+            ("age <> 3", "age" != 3),
+            ("age < -3", "age" < -3),
+            ("age <= 3.5", "age" <= 3.5),
+            ("age =< 3", "age" <= 3),
+            ("age > 1e3", "age" > 1000.0),
+            ("age >= 0", "age" >= 0),
+            ("age => 0", "age" >= 0),
+            ("3 < age", "age" > 3),
+            ("name == 'it\\'s'", "name" == "it's"),
+            ("name == \"dq\"", "name" == "dq"),
+            ("flag == YES", "flag" == true),
+            ("flag == no", "flag" == false),
+            ("x == nil", "x" == nil),
+            ("x == NULL", "x" == nil),
+            ("age BETWEEN {1, 2}", "age" ~= .between(1, 2)),
+            ("age IN {1, 'a', nil}", "age" ~= .in([1, "a", nil])),
+            ("name CONTAINS[cd] 'x'", "name" ~= .contains("x", [.caseInsensitive, .diacriticInsensitive])),
+            ("name BEGINSWITH[dc] 'x'", "name" ~= .beginsWith("x", [.caseInsensitive, .diacriticInsensitive])),
+            ("name endswith[c] 'x'", "name" ~= .endsWith("x", .caseInsensitive)),
+            ("name LIKE[d] 'a*b?'", "name" ~= .like("a*b?", .diacriticInsensitive)),
+            ("author.username == 'ann'", "author.username" == "ann"),
+            ("ANY tags.name == 'swift'", .any("tags.name", .equal("swift"))),
+            ("SOME tags.name == 'swift'", .any("tags.name", .equal("swift"))),
+            ("NONE tags.name == 'swift'", .none("tags.name", .equal("swift"))),
+            ("posts.@count >= 3", .condition(Condition(KeyPathExpression(["posts"], count: true), .greaterOrEqual(3)))),
+            ("#AND == 1", .condition(Condition(KeyPathExpression(["AND"]), .equal(1)))),
+            ("TRUEPREDICATE", .constant(true)),
+            ("falsepredicate", .constant(false)),
+        ]
+        for (text, tree) in cases {
+            #expect(try parse(text) == tree, "\(text)")
+        }
+    }
+
+    @Test("AND binds tighter than OR; NOT tighter than both; parentheses group")
+    func precedence() throws {
+        let a: StorePredicate = "a" == 1, b: StorePredicate = "b" == 2, c: StorePredicate = "c" == 3
+        #expect(try parse("a == 1 OR b == 2 AND c == 3") == .or([a, .and([b, c])]))
+        #expect(try parse("(a == 1 OR b == 2) AND c == 3") == .and([.or([a, b]), c]))
+        #expect(try parse("NOT a == 1 AND b == 2") == .and([.not(a), b]))
+        #expect(try parse("!(a == 1 || b == 2) && c == 3") == .and([.not(.or([a, b])), c]))
+        #expect(try parse("a == 1 and b == 2 or c == 3") == .or([.and([a, b]), c]))
+    }
+
+    @Test("arguments: %@ values and lists, %K key paths")
+    func arguments() throws {
+        #expect(try parse("%K == %@", "name", "ann") == ("name" == "ann"))
+        #expect(try parse("age IN %@", [1, 2]) == ("age" ~= .in([1, 2])))
+        #expect(try parse("age BETWEEN %@", [1, 2]) == ("age" ~= .between(1, 2)))
+        let d = Date(timeIntervalSince1970: 5)
+        #expect(try parse("at > %@", .date(d)) == ("at" > .date(d)))
+        #expect(try parse("%K.@count == 0", "posts") == .condition(Condition(KeyPathExpression(["posts"], count: true), .equal(0))))
+    }
+
+    @Test("errors give the offset and what was expected")
+    func errors() {
+        let cases: [(String, Int, String)] = [
+            ("age >", 5, "expected a value"),
+            ("age > > 3", 6, "expected a value"),
+            ("(age > 3", 8, "expected ')'"),
+            ("age > 3)", 7, "expected AND, OR"),
+            ("age ! 3", 4, "expected a comparison operator"),
+            ("age > 'x", 6, "unterminated string"),
+            ("", 0, "expected a key path"),
+            ("age == 3 AND", 12, "expected a key path"),
+            ("title CONTAINS[x] 'a'", 15, "unknown string option"),
+            ("title CONTAINS 3", 15, "needs a string"),
+            ("age BETWEEN {1}", 4, "exactly two values"),
+            ("age == 99999999999999999999", 7, "64-bit range"),
+            ("age == 3 ^ 4", 9, "unexpected character"),
+            ("ALL tags.name == 'x'", 0, "ALL is not supported"),
+            ("name MATCHES 'x'", 5, "MATCHES"),
+            ("posts.@sum > 1", 6, "@sum is not supported"),
+            ("age > %@", 6, "more arguments"),
+            ("name == '\\q'", 9, "unknown escape"),
+            ("age == 1 AND %K == 2", 13, "%K needs a string"),
+        ]
+        for (text, position, fragment) in cases {
+            do {
+                _ = try (text == "age == 1 AND %K == 2" ? parse(text, 5) : parse(text))
+                Issue.record("\(text) parsed")
+            } catch let e as StoreError {
+                #expect(e.category == .invalidQuery, "\(text)")
+                #expect(e.position == position, "\(text): \(e.message)")
+                #expect(e.message.contains(fragment), "\(text): \(e.message)")
+            } catch { Issue.record("\(error)") }
+        }
+    }
+
+    @Test("nesting is bounded: deep input is an error, not a stack overflow")
+    func deepNesting() {
+        for text in [String(repeating: "(", count: 100_000) + "a == 1", String(repeating: "NOT ", count: 100_000) + "a == 1",
+                     String(repeating: "!", count: 100_000) + "a == 1"] {
+            #expect(throws: StoreError.self) { try StorePredicate(format: text) }
+        }
+        let ok = String(repeating: "(", count: 60) + "a == 1" + String(repeating: ")", count: 60)
+        #expect((try? StorePredicate(format: ok)) != nil)
+    }
+
+    @Test("printing a predicate and parsing it gives the same tree")
+    func roundTrip() throws {
+        let trees: [StorePredicate] = [
+            "age" > 3 && ("name" ~= .contains("it's \\ \"q\"\n", .caseInsensitive)),
+            .or([.not("a" == nil), "b" ~= .in([1, 2.5, "x", true, nil]), .constant(false)]),
+            .any("tags.name", .like("*sw?ft*"), [.caseInsensitive, .diacriticInsensitive]),
+            .none("posts.author.AND", .between(-1, 1e20)),
+            .condition(Condition(KeyPathExpression(["posts"], count: true), .notEqual(0))),
+        ]
+        for t in trees {
+            #expect(try StorePredicate(format: t.description) == t, "\(t)")
+        }
+    }
+}
