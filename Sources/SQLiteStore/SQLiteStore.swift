@@ -63,6 +63,7 @@ public final class SQLiteStore: Repository, @unchecked Sendable {
     deinit { try? close() }
 
     public func close() throws {
+        if isWriterThread { throw StoreError(.busy, "close() was called inside a write transaction on the same thread") }
         let readers: [SQLiteConnection] = poolLock.withLock {
             isClosed = true
             defer { idleReaders = [] }
@@ -77,33 +78,35 @@ public final class SQLiteStore: Repository, @unchecked Sendable {
 
     // MARK: Transactions
 
-    public func write<T>(_ body: (any WriteTransaction) throws -> T) throws -> T {
+    /// Whether the calling thread is inside a write transaction of this store.
+    private var isWriterThread: Bool {
         let me = pthread_self()
-        let nested = poolLock.withLock { writerThread.map { pthread_equal($0, me) != 0 } ?? false }
-        if nested { throw StoreError(.busy, "a write transaction was started inside another on the same thread") }
+        return poolLock.withLock { writerThread.map { pthread_equal($0, me) != 0 } ?? false }
+    }
+
+    public func write<T>(_ body: (any WriteTransaction) throws -> T) throws -> T {
+        if isWriterThread { throw StoreError(.busy, "a write transaction was started inside another on the same thread") }
+        let me = pthread_self()
         writeLock.lock()
         defer { writeLock.unlock() }
         guard let db = writer else { throw StoreError(.closed, "the store is closed") }
         poolLock.withLock { writerThread = me }
         defer { poolLock.withLock { writerThread = nil } }
-        try db.statement("BEGIN IMMEDIATE").execute()
-        let tx = SQLiteTransaction(schema: schema, mapping: mapping, db: db, writable: true)
-        defer { tx.isActive = false }
-        do {
-            let result = try body(tx)
-            try db.statement("COMMIT").execute()
-            return result
-        } catch {
-            _ = try? db.statement("ROLLBACK").execute()   // the first error wins
-            throw error
-        }
+        return try transaction(on: db, begin: "BEGIN IMMEDIATE", writable: true, body)
     }
 
     public func read<T>(_ body: (any ReadTransaction) throws -> T) throws -> T {
         let db = try takeReader()
         defer { giveBack(db) }
-        try db.statement("BEGIN").execute()
-        let tx = SQLiteTransaction(schema: schema, mapping: mapping, db: db, writable: false)
+        return try transaction(on: db, begin: "BEGIN", writable: false, body)
+    }
+
+    /// Begins, runs `body`, commits; rolls back when `body` or the commit throws (the first
+    /// error wins). The transaction object is dead once this returns.
+    private func transaction<T>(on db: SQLiteConnection, begin: String, writable: Bool,
+                                _ body: (SQLiteTransaction) throws -> T) throws -> T {
+        try db.statement(begin).execute()
+        let tx = SQLiteTransaction(schema: schema, mapping: mapping, db: db, writable: writable)
         defer { tx.isActive = false }
         do {
             let result = try body(tx)

@@ -17,6 +17,15 @@ public struct ConformanceCase: Sendable, Identifiable, CustomStringConvertible {
         self.body = body
     }
 
+    /// A case that loads `SocialFixture` before its body.
+    public static func seeded(_ group: String, _ name: String, requires: Capabilities = [],
+                              _ body: @escaping @Sendable (ConformanceContext) throws -> Void) -> ConformanceCase {
+        ConformanceCase(group, name, requires: requires) { ctx in
+            try ctx.seed()
+            try body(ctx)
+        }
+    }
+
     /// `group.name`, unique in the kit.
     public var id: String { "\(group).\(name)" }
     public var description: String { id }

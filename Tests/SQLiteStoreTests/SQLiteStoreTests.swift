@@ -129,6 +129,7 @@ struct SQLiteStoreTests {
         defer { try? store.close() }
         try store.write { _ in
             _ = expectCategory(.busy) { try store.write { _ in } }
+            _ = expectCategory(.busy) { try store.close() }
         }
         try store.write { try $0.insert(try schema.entity("Tag").record(["name": "after"])) }
         #expect(try store.read { try $0.count(Query("Tag")) } == 1)

@@ -4,8 +4,7 @@ import StoreCore
 /// Errors: each category where it applies, and bad input leaving stored data unchanged.
 enum ErrorCases {
     static func seeded(_ name: String, _ body: @escaping @Sendable (ConformanceContext) throws -> Void) -> ConformanceCase {
-        ConformanceCase("errors", name) { ctx in
-            try ctx.seed()
+        .seeded("errors", name) { ctx in
             let before = try ctx.dump()
             try body(ctx)
             try ctx.expectEqual(try ctx.dump(), before, "store after the refused operations")

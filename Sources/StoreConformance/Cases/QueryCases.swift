@@ -4,12 +4,8 @@ import StoreCore
 /// Queries: every operator, Unicode [c]/[d], null semantics, sort determinism, pagination,
 /// count, key paths, ANY/NONE, @count, and string predicates equal to their tree form.
 enum QueryCases {
-    /// A case that seeds the fixture and then checks predicate strings against expected keys.
     static func seeded(_ name: String, _ body: @escaping @Sendable (ConformanceContext) throws -> Void) -> ConformanceCase {
-        ConformanceCase("queries", name) { ctx in
-            try ctx.seed()
-            try body(ctx)
-        }
+        .seeded("queries", name, body)
     }
 
     static let all: [ConformanceCase] = [

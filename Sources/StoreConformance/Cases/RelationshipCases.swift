@@ -8,10 +8,7 @@ enum RelationshipCases {
     }
 
     static func seeded(_ name: String, _ body: @escaping @Sendable (ConformanceContext) throws -> Void) -> ConformanceCase {
-        ConformanceCase("relationships", name) { ctx in
-            try ctx.seed()
-            try body(ctx)
-        }
+        .seeded("relationships", name, body)
     }
 
     static let all: [ConformanceCase] = [
