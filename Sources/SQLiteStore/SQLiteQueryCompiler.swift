@@ -72,10 +72,18 @@ struct SQLiteQueryCompiler {
             if ps.isEmpty { return isConjunction != negated ? "1" : "0" }
             let isAnd = isConjunction != negated
             let parts = ps.map { predicate($0, outer: outer, negated: negated) }
-            return "(" + parts.joined(separator: isAnd ? " AND " : " OR ") + ")"
+            return balanced(parts[...], isAnd ? " AND " : " OR ")
         case .condition(let c):
             return condition(c, outer: outer, negated: negated)
         }
+    }
+
+    /// Joins terms as a balanced tree, so thousands of terms stay far below SQLite's
+    /// expression depth limit (1000) instead of nesting one level per term.
+    private func balanced(_ parts: ArraySlice<String>, _ op: String) -> String {
+        if parts.count <= 8 { return "(" + parts.joined(separator: op) + ")" }
+        let mid = parts.startIndex + parts.count / 2
+        return "(" + balanced(parts[..<mid], op) + op + balanced(parts[mid...], op) + ")"
     }
 
     private mutating func condition(_ c: ResolvedCondition, outer: String, negated: Bool) -> String {

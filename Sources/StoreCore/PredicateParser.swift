@@ -14,7 +14,6 @@
 ///     operand    := literal | %@ | "{" literal ("," literal)* "}"
 ///     literal    := 'text' | "text" | number | TRUE | YES | FALSE | NO | NIL | NULL | %@
 struct PredicateParser {
-    static let maxDepth = 64
 
     private let tokens: [(PredicateToken, Int)]
     private var pos = 0
@@ -76,7 +75,7 @@ struct PredicateParser {
     private mutating func nested<T>(_ body: (inout Self) throws -> T) throws -> T {
         depth += 1
         defer { depth -= 1 }
-        guard depth <= Self.maxDepth else { throw fail("predicate nests deeper than \(Self.maxDepth) levels") }
+        guard depth <= Limits.maxPredicateDepth else { throw fail("predicate nests deeper than \(Limits.maxPredicateDepth) levels") }
         return try body(&self)
     }
 

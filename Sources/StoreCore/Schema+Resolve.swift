@@ -20,11 +20,18 @@ extension Schema {
 
     /// Checks a predicate against an entity.
     public func resolve(_ p: StorePredicate, on e: Entity) throws -> ResolvedPredicate {
+        try resolve(p, on: e, depth: 0)
+    }
+
+    private func resolve(_ p: StorePredicate, on e: Entity, depth: Int) throws -> ResolvedPredicate {
+        guard depth <= Limits.maxPredicateDepth else {
+            throw StoreError(.invalidQuery, "predicate nests deeper than \(Limits.maxPredicateDepth) levels")
+        }
         switch p {
         case .constant(let b): return .constant(b)
-        case .and(let ps): return .and(try ps.map { try resolve($0, on: e) })
-        case .or(let ps): return .or(try ps.map { try resolve($0, on: e) })
-        case .not(let p): return .not(try resolve(p, on: e))
+        case .and(let ps): return .and(try ps.map { try resolve($0, on: e, depth: depth + 1) })
+        case .or(let ps): return .or(try ps.map { try resolve($0, on: e, depth: depth + 1) })
+        case .not(let p): return .not(try resolve(p, on: e, depth: depth + 1))
         case .condition(let c): return .condition(try resolve(c, on: e))
         }
     }
@@ -93,7 +100,11 @@ extension Schema {
         case .greater(let v): comparison = .greater(try ctx.operand(v))
         case .greaterOrEqual(let v): comparison = .greaterOrEqual(try ctx.operand(v))
         case .between(let a, let b): comparison = .between(try ctx.operand(a), try ctx.operand(b))
-        case .in(let vs): comparison = .in(try vs.map { try ctx.operand($0, nullable: true) })
+        case .in(let vs):
+            guard vs.count <= Limits.maxListCount else {
+                throw StoreError(.invalidQuery, "'\(c.keyPath)': IN lists hold at most \(Limits.maxListCount) values, got \(vs.count)")
+            }
+            comparison = .in(try vs.map { try ctx.operand($0, nullable: true) })
         case .contains(let s): comparison = .contains(TextFolding.fold(s, c.options))
         case .beginsWith(let s): comparison = .beginsWith(TextFolding.fold(s, c.options))
         case .endsWith(let s): comparison = .endsWith(TextFolding.fold(s, c.options))
@@ -123,7 +134,7 @@ private struct OperandContext {
             return v
         case (.int64, .double(let d)), (.double, .double(let d)):
             guard !d.isNaN else { throw fail("NaN cannot be compared") }
-            return type == .double ? v : v
+            return v
         case (.double, .int64(let n)):
             return .double(Double(n))
         case (.string, .string(let s)):

@@ -1,3 +1,4 @@
+import StoreConformance
 import StoreCore
 import Testing
 
@@ -5,20 +6,6 @@ import Testing
 /// each must yield a predicate or a typed error; none may crash.
 @Suite("Predicate fuzz")
 struct PredicateFuzzTests {
-    /// A small deterministic generator (SplitMix64), so failures reproduce.
-    struct Rng {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-        mutating func pick<T>(_ xs: [T]) -> T { xs[below(xs.count)] }
-    }
-
     static let fragments = [
         "age", "username", "author.username", "tags.name", "posts.@count", "ANY ", "NONE ", "SOME ", "ALL ", "NOT ", "!",
         " AND ", " OR ", " && ", " || ", "(", ")", "{", "}", ",", " == ", " = ", " != ", " <> ", " < ", " <= ", " > ", " >= ",
@@ -33,7 +20,7 @@ struct PredicateFuzzTests {
     ]
 
     /// A random well-formed predicate string.
-    static func generate(_ rng: inout Rng, depth: Int) -> String {
+    static func generate(_ rng: inout SplitMix64, depth: Int) -> String {
         if depth < 3 && rng.below(3) == 0 {
             let op = rng.pick([" AND ", " OR ", " && ", " || "])
             return "(" + generate(&rng, depth: depth + 1) + op + generate(&rng, depth: depth + 1) + ")"
@@ -54,7 +41,7 @@ struct PredicateFuzzTests {
 
     @Test("10,000 generated strings: a predicate or a typed error each, never a crash")
     func fuzz() throws {
-        var rng = Rng(state: 0x5EED)
+        var rng = SplitMix64(seed: 0x5EED)
         let schema = try Schema(version: 1, entities: [
             EntityDescription("User", primaryKey: "id",
                               attributes: [Attribute("id", .int64), Attribute("age", .int64, optional: true), Attribute("username", .string),

@@ -210,6 +210,43 @@ enum QueryCases {
             try ctx.expectIDs("User", "username IN %@", ["bob", "zoe"], are: ids(2, 4))
             try ctx.expectIDs("Post", "title CONTAINS[cd] %@", "RESUME", are: ids(15))
         },
+        seeded("randomQueriesMatchReference") { ctx in
+            // Seeded random queries; each result must equal QueryEvaluator's, computed from the
+            // backend's own full scan and traversals. STOREBENCH_KIT_SEED and
+            // STOREBENCH_KIT_QUERIES widen the search.
+            let env = ProcessInfo.processInfo.environment
+            let seed = env["STOREBENCH_KIT_SEED"].flatMap { UInt64($0) } ?? 20_261_121
+            let n = env["STOREBENCH_KIT_QUERIES"].flatMap { Int($0) } ?? 300
+            try SocialFixture.addRandomRecords(into: try ctx.repository, seed: seed, count: 25)
+            var gen = RandomQueryGenerator(schema: ctx.schema, seed: seed)
+            let reference = QueryEvaluator()
+            try ctx.read { tx in
+                for i in 0..<n {
+                    let q = gen.query()
+                    let label = "random query \(i) (seed \(seed)): \(q.entity) where \(q.predicate) sort \(q.sort.map { "\($0.keyPath)\($0.options.suffix) \($0.ascending ? "asc" : "desc")" }) limit \(q.limit.map(String.init) ?? "-") offset \(q.offset)"
+                    let want = try reference.fetch(q, from: tx).map(\.id)
+                    let got = try tx.fetch(q).map(\.id)
+                    try ctx.expectEqual(got, want, label)
+                    try ctx.expectEqual(try tx.count(q), want.count, "count of \(label)")
+                    var streamed: [Value] = []
+                    try tx.forEach(q) { streamed.append($0.id) }
+                    try ctx.expectEqual(streamed, want, "forEach of \(label)")
+                }
+            }
+        },
+        seeded("wideAndLongPredicates") { ctx in
+            let many = (0..<5_000).map { StorePredicate.condition(Condition("score", .equal(.int64(Int64($0 % 7 == 0 ? 3 : 1_000 + $0))))) }
+            try ctx.expectIDs(Query("Post", where: .or(many)), ids(11, 13), "an OR of 5,000 conditions")
+            try ctx.expectIDs(Query("Post", where: .and(many.map { .not($0) })), ids(10, 12, 14, 15), "an AND of 5,000 negations")
+            let list = (0..<Limits.maxListCount).map { Value.int64(Int64($0 * 2 + 1)) }
+            try ctx.expectIDs(Query("Post", where: "score" ~= .in(list)), ids(10, 11, 13, 14, 15), "IN with \(list.count) values")
+            try ctx.expectError(.invalidQuery, "an IN list over the limit") {
+                _ = try ctx.ids(Query("Post", where: "score" ~= .in(list + [0])))
+            }
+            var deep: StorePredicate = "score" == 3
+            for _ in 0..<(Limits.maxPredicateDepth + 1) { deep = .not(deep) }
+            try ctx.expectError(.invalidQuery, "a predicate nested deeper than the limit") { _ = try ctx.ids(Query("Post", where: deep)) }
+        },
         seeded("emptyResults") { ctx in
             try ctx.expectIDs("User", "username == 'nobody'", are: [])
             try ctx.expectEqual(try ctx.read { try $0.count(Query("User", where: "age" > 100)) }, 0, "count of nothing")
