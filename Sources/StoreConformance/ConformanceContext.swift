@@ -34,6 +34,12 @@ public final class ConformanceContext {
         current = try harness.open(schema: schema, directory: directory)
     }
 
+    /// Closes the store (a later `reopen()` opens it again).
+    public func close() throws {
+        try current?.close()
+        current = nil
+    }
+
     /// Closes the store, then opens the directory with another schema (it stays closed when
     /// that throws). Returns the new store.
     @discardableResult

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A typed Swift model mapped to and from records of one entity.
 ///
 /// The mapping is part of what an application pays for, so workloads measure it too. Decode by
@@ -38,6 +40,11 @@ extension Int64: RowValueConvertible { public static func read(_ r: some RowView
 extension Double: RowValueConvertible { public static func read(_ r: some RowView, at i: Int) -> Double? { r.double(at: i) } }
 extension Bool: RowValueConvertible { public static func read(_ r: some RowView, at i: Int) -> Bool? { r.bool(at: i) } }
 extension String: RowValueConvertible { public static func read(_ r: some RowView, at i: Int) -> String? { r.string(at: i) } }
+extension Date: RowValueConvertible { public static func read(_ r: some RowView, at i: Int) -> Date? { r.date(at: i) } }
+extension UUID: RowValueConvertible { public static func read(_ r: some RowView, at i: Int) -> UUID? { r.uuid(at: i) } }
+extension Array: RowValueConvertible where Element == UInt8 {
+    public static func read(_ r: some RowView, at i: Int) -> [UInt8]? { r.bytes(at: i) }
+}
 
 extension RowView {
     /// The non-null value at `ordinal` as `T`; `invalidValue` when null or of another type.

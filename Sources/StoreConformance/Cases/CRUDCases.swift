@@ -99,6 +99,9 @@ enum CRUDCases {
             let back = try ctx.read { try $0.fetch(TagModel.self, sort: [.asc("name")]) }
             try ctx.expectEqual(back, tags, "tags decoded from borrowed rows")
             try ctx.expectEqual(try ctx.read { try $0.fetch(TagModel.self, id: "b") }, tags[1], "tag 'b' by key")
+            let profile = ProfileModel(id: UUID(), bio: nil)
+            try ctx.write { try $0.insert(profile) }
+            try ctx.expectEqual(try ctx.read { try $0.fetch(ProfileModel.self, id: .uuid(profile.id)) }, profile, "profile by UUID key")
         },
         ConformanceCase("crud", "forEachStreamsTheSameRows") { ctx in
             try ctx.seed()
@@ -126,4 +129,17 @@ struct TagModel: StoredModel, Equatable {
         color = row.string(at: 1)
     }
     func values(for entity: Entity) -> [Value] { [.string(name), color.map(Value.string) ?? .null] }
+}
+
+/// A typed model for the kit's `Profile` entity (UUID key).
+struct ProfileModel: StoredModel, Equatable {
+    static let entityName = "Profile"
+    var id: UUID
+    var bio: String?
+    init(id: UUID, bio: String?) { self.id = id; self.bio = bio }
+    init(row: some RowView) throws {
+        id = try row.require(UUID.self, at: 0)
+        bio = row.string(at: 1)
+    }
+    func values(for entity: Entity) -> [Value] { [.uuid(id), bio.map(Value.string) ?? .null] }
 }
