@@ -75,8 +75,6 @@ final class SQLiteConnection {
         return SQLiteColumn.string(s.handle, 0)
     }
 
-    var changes: Int { handle.map { Int(sqlite3_changes($0)) } ?? 0 }
-
     /// Runs `body` inside a savepoint: on a throw, everything it did is undone and the error
     /// rethrown (the first error wins over a failing rollback).
     func atomically<T>(_ body: () throws -> T) throws -> T {

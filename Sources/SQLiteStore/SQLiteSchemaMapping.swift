@@ -7,7 +7,6 @@ import StoreCore
 /// of each entity. Built once per store; immutable.
 final class SQLiteSchemaMapping: Sendable {
     struct EntitySQL: Sendable {
-        let columnList: String        // "a","b",…  (attributes in order)
         let select: String            // SELECT cols FROM T
         let selectByID: String
         let insert: String
@@ -39,7 +38,6 @@ final class SQLiteSchemaMapping: Sendable {
         var links: [String: SQLiteLinkStorage] = [:]
         for r in e.relationships { links[r.name] = SQLiteLinkStorage(source: e, relationship: r, schema: schema) }
         return EntitySQL(
-            columnList: cols,
             select: "SELECT \(cols) FROM \(t)",
             selectByID: "SELECT \(cols) FROM \(t) WHERE \(pk) = ?",
             insert: "INSERT INTO \(t) (\(cols)) VALUES (\(params))",

@@ -49,11 +49,6 @@ public final class Entity: Sendable {
         }
         return r
     }
-
-    /// Whether an index declares exactly these attributes as unique.
-    public func isUnique(_ attributes: [String]) -> Bool {
-        indexes.contains { $0.isUnique && $0.attributes == attributes }
-    }
 }
 
 extension Entity: Hashable {
