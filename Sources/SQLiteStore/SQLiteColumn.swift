@@ -67,12 +67,4 @@ final class SQLiteRow: RowView {
     func bool(at i: Int) -> Bool? {
         SQLiteColumn.isNull(statement, Int32(i)) || types[i] != .bool ? nil : sqlite3_column_int64(statement, Int32(i)) != 0
     }
-
-    /// Copies the row into an owned record.
-    func record() -> Record {
-        var values: [Value] = []
-        values.reserveCapacity(types.count)
-        for i in types.indices { values.append(SQLiteColumn.value(statement, Int32(i), types[i])) }
-        return Record(entity, values: values)
-    }
 }

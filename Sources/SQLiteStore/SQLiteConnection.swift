@@ -69,10 +69,7 @@ final class SQLiteConnection {
     /// A pragma's value as text (e.g. `journal_mode`).
     func pragma(_ sql: String) throws -> String? {
         let s = try statement(sql)
-        s.reset()
-        defer { sqlite3_reset(s.handle) }
-        guard try s.step() else { return nil }
-        return SQLiteColumn.string(s.handle, 0)
+        return try s.run([]) { try s.step() ? SQLiteColumn.string(s.handle, 0) : nil }
     }
 
     /// Runs `body` inside a savepoint: on a throw, everything it did is undone and the error

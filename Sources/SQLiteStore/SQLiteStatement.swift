@@ -74,32 +74,39 @@ final class SQLiteStatement {
         throw err
     }
 
+    /// Resets, binds `values` to parameters 1...n, runs `body` (which steps), and resets
+    /// again so the statement holds no lock or snapshot once `body` is done.
+    @inline(__always)
+    func run<T>(_ values: [Value], _ body: () throws -> T) throws -> T {
+        reset()
+        defer { sqlite3_reset(handle) }
+        try bind(values)
+        return try body()
+    }
+
     /// Runs to completion, ignoring rows; returns the number of rows changed.
     @discardableResult
     func execute(_ values: [Value] = []) throws -> Int {
-        reset()
-        try bind(values)
-        defer { sqlite3_reset(handle) }
-        while try step() {}
-        return Int(sqlite3_changes(connection.handle))
+        try run(values) {
+            while try step() {}
+            return Int(sqlite3_changes(connection.handle))
+        }
     }
 
     /// The first column of the first row as Int64, or nil when no row.
     func scalarInt(_ values: [Value] = []) throws -> Int64? {
-        reset()
-        try bind(values)
-        defer { sqlite3_reset(handle) }
-        guard try step() else { return nil }
-        return sqlite3_column_type(handle, 0) == SQLITE_NULL ? nil : sqlite3_column_int64(handle, 0)
+        try run(values) {
+            guard try step() else { return nil }
+            return sqlite3_column_type(handle, 0) == SQLITE_NULL ? nil : sqlite3_column_int64(handle, 0)
+        }
     }
 
     /// The first column of every row, decoded as `type`.
     func column(_ type: AttributeType, _ values: [Value] = []) throws -> [Value] {
-        reset()
-        try bind(values)
-        defer { sqlite3_reset(handle) }
-        var out: [Value] = []
-        while try step() { out.append(SQLiteColumn.value(handle, 0, type)) }
-        return out
+        try run(values) {
+            var out: [Value] = []
+            while try step() { out.append(SQLiteColumn.value(handle, 0, type)) }
+            return out
+        }
     }
 }

@@ -1,4 +1,3 @@
-import CSQLite
 import StoreCore
 
 /// A read or write transaction on one connection. Created by `SQLiteStore.read`/`write`,
@@ -39,15 +38,27 @@ final class SQLiteTransaction: WriteTransaction {
         guard try exists(e, key) else { throw StoreError(.notFound, "\(e.name) \(key) does not exist") }
     }
 
-    private func records(_ sql: String, _ bindings: [Value], _ e: Entity) throws -> [Record] {
+    /// Steps through the rows of `sql` (whose columns are `e`'s attributes), handing each to
+    /// `body` as one reused borrowed view.
+    @inline(__always)
+    private func rows(_ sql: String, _ bindings: [Value], _ e: Entity, _ body: (SQLiteRow) throws -> Void) throws {
         let s = try db.statement(sql)
-        s.reset()
-        try s.bind(bindings)
-        defer { sqlite3_reset(s.handle) }
-        let row = SQLiteRow(entity: e, statement: s.handle)
+        try s.run(bindings) {
+            let row = SQLiteRow(entity: e, statement: s.handle)
+            while try s.step() { try body(row) }
+        }
+    }
+
+    @inline(__always)
+    private func records(_ sql: String, _ bindings: [Value], _ e: Entity) throws -> [Record] {
         var out: [Record] = []
-        while try s.step() { out.append(row.record()) }
+        try rows(sql, bindings, e) { out.append(Record($0)) }
         return out
+    }
+
+    /// `SET "a" = ?, "b" = ?` for checked changes, in ordinal order.
+    private func setClause(_ e: Entity, _ set: [(ordinal: Int, value: Value)]) -> String {
+        "UPDATE \(q(e.name)) SET " + set.map { "\(q(e.attributes[$0.ordinal].name)) = ?" }.joined(separator: ", ")
     }
 
     // MARK: Reads
@@ -55,12 +66,9 @@ final class SQLiteTransaction: WriteTransaction {
     func fetch(_ entity: String, id: Value) throws -> Record? {
         let e = try self.entity(entity)
         let key = try e.checkedKey(id)
-        let s = try db.statement(mapping.sql(e).selectByID)
-        s.reset()
-        try s.bind(key, at: 1)
-        defer { sqlite3_reset(s.handle) }
-        guard try s.step() else { return nil }
-        return SQLiteRow(entity: e, statement: s.handle).record()
+        var found: Record?
+        try rows(mapping.sql(e).selectByID, [key], e) { found = Record($0) }
+        return found
     }
 
     func fetch(_ query: Query) throws -> [Record] {
@@ -75,12 +83,8 @@ final class SQLiteTransaction: WriteTransaction {
         try checkActive()
         let rq = try schema.resolve(query)
         var c = SQLiteQueryCompiler(mapping: mapping)
-        let s = try db.statement(c.select(rq))
-        s.reset()
-        try s.bind(c.bindings)
-        defer { sqlite3_reset(s.handle) }
-        let row = SQLiteRow(entity: rq.entity, statement: s.handle)
-        while try s.step() { try body(row) }
+        let sql = c.select(rq)
+        try rows(sql, c.bindings, rq.entity, body)
     }
 
     func count(_ query: Query) throws -> Int {
@@ -157,8 +161,7 @@ final class SQLiteTransaction: WriteTransaction {
         let key = try e.checkedKey(id)
         let set = try e.checkedChanges(changes)
         if set.isEmpty { return try requireExists(e, key) }
-        let sql = "UPDATE \(q(e.name)) SET " + set.map { "\(q(e.attributes[$0.ordinal].name)) = ?" }.joined(separator: ", ")
-            + " WHERE \(q(e.primaryKey.name)) = ?"
+        let sql = setClause(e, set) + " WHERE \(q(e.primaryKey.name)) = ?"
         let n = try db.statement(sql).execute(set.map(\.value) + [key])
         if n == 0 { throw StoreError(.notFound, "\(e.name) \(key) does not exist") }
     }
@@ -170,8 +173,7 @@ final class SQLiteTransaction: WriteTransaction {
         var c = SQLiteQueryCompiler(mapping: mapping)
         let ids = c.ids(e, rp)
         if set.isEmpty { return Int(try db.statement("SELECT COUNT(*) FROM (\(ids))").scalarInt(c.bindings) ?? 0) }
-        let sql = "UPDATE \(q(e.name)) SET " + set.map { "\(q(e.attributes[$0.ordinal].name)) = ?" }.joined(separator: ", ")
-            + " WHERE \(q(e.primaryKey.name)) IN (\(ids))"
+        let sql = setClause(e, set) + " WHERE \(q(e.primaryKey.name)) IN (\(ids))"
         return try db.statement(sql).execute(set.map(\.value) + c.bindings)
     }
 

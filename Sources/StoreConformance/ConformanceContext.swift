@@ -138,8 +138,6 @@ public final class ConformanceContext {
 
     /// Expects a predicate string to select exactly these keys (in primary-key order).
     public func expectIDs(_ entity: String, _ format: String, _ args: PredicateArgument..., are expected: [Value]) throws {
-        let q = Query(entity, where: try StorePredicate(format: format, arguments: args))
-        let got = try ids(q)
-        if got != expected { throw ConformanceFailure("\(entity) where \(format): expected ids \(expected), got \(got)") }
+        try expectIDs(Query(entity, where: try StorePredicate(format: format, arguments: args)), expected, "\(entity) where \(format)")
     }
 }

@@ -15,10 +15,17 @@ public struct Record: RowView, Sendable, Hashable {
         self.values = values
     }
 
-    /// Copies a (possibly borrowed) row into an owned record.
+    /// Copies a (possibly borrowed) row into an owned record. Inlinable, so a backend's
+    /// concrete row type is read without protocol dispatch per column.
+    @inlinable
     public init(_ row: some RowView) {
-        self.entity = row.entity
-        self.values = (0..<row.entity.attributes.count).map { row[$0] }
+        let entity = row.entity
+        let n = entity.attributes.count
+        var values: [Value] = []
+        values.reserveCapacity(n)
+        for i in 0..<n { values.append(row[i]) }
+        self.entity = entity
+        self.values = values
     }
 
     public subscript(_ ordinal: Int) -> Value {

@@ -26,7 +26,7 @@ public enum TextFolding {
     /// Whether `text` contains `needle` (already folded with the same options).
     public static func contains(_ text: String, foldedNeedle needle: String, _ options: StringOptions) -> Bool {
         if needle.isEmpty { return true }
-        return bytesContain(fold(text, options).utf8, needle.utf8)
+        return bytesContain(fold(text, options), needle)
     }
 
     public static func hasPrefix(_ text: String, foldedNeedle needle: String, _ options: StringOptions) -> Bool {
@@ -78,20 +78,25 @@ public enum TextFolding {
         }
     }
 
-    static func bytesContain(_ hay: String.UTF8View, _ needle: String.UTF8View) -> Bool {
-        let h = Array(hay), n = Array(needle)
-        guard n.count <= h.count else { return false }
-        if n.isEmpty { return true }
-        let first = n[0]
-        var i = 0
-        while i <= h.count - n.count {
-            if h[i] == first {
-                var j = 1
-                while j < n.count && h[i + j] == n[j] { j += 1 }
-                if j == n.count { return true }
+    /// Whether `hay`'s UTF-8 contains `needle`'s (Unicode scalar semantics), reading both in
+    /// place.
+    static func bytesContain(_ hay: String, _ needle: String) -> Bool {
+        var hay = hay, needle = needle
+        return hay.withUTF8 { h in
+            needle.withUTF8 { n in
+                guard n.count <= h.count else { return false }
+                guard let first = n.first else { return true }
+                var i = 0
+                while i <= h.count - n.count {
+                    if h[i] == first {
+                        var j = 1
+                        while j < n.count && h[i + j] == n[j] { j += 1 }
+                        if j == n.count { return true }
+                    }
+                    i += 1
+                }
+                return false
             }
-            i += 1
         }
-        return false
     }
 }
