@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "StoreCore", targets: ["StoreCore"]),
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
+        .library(name: "LMDBStore", targets: ["LMDBStore"]),
         .library(name: "StoreConformance", targets: ["StoreConformance"]),
         .executable(name: "storebench", targets: ["storebench"]),
     ],
@@ -31,6 +32,7 @@ let package = Package(
 
         // Backends.
         .target(name: "SQLiteStore", dependencies: ["StoreCore", "CSQLite"]),
+        .target(name: "LMDBStore", dependencies: ["StoreCore", "CLMDB"]),
 
         // The conformance kit every backend runs.
         .target(name: "StoreConformance", dependencies: ["StoreCore"]),
@@ -39,13 +41,14 @@ let package = Package(
         .executableTarget(
             name: "storebench",
             dependencies: [
-                "StoreCore", "SQLiteStore", "StoreConformance",
+                "StoreCore", "SQLiteStore", "LMDBStore", "StoreConformance",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
         .testTarget(name: "StoreCoreTests", dependencies: ["StoreCore", "StoreConformance"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "StoreConformance", "CSQLite"]),
+        .testTarget(name: "LMDBStoreTests", dependencies: ["LMDBStore", "StoreConformance", "CLMDB"]),
         .testTarget(name: "StoreConformanceTests", dependencies: ["StoreConformance", "SQLiteStore"]),
     ],
     swiftLanguageModes: [.v6]

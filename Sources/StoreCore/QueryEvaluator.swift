@@ -90,7 +90,8 @@ public struct QueryEvaluator: Sendable {
         }.map(\.0)
     }
 
-    static func sortValue(_ v: Value, _ o: StringOptions) -> Value {
+    /// A sort key value: strings folded by the sort key's options.
+    public static func sortValue(_ v: Value, _ o: StringOptions) -> Value {
         if case .string(let s) = v, !o.isEmpty { return .string(TextFolding.fold(s, o)) }
         return v
     }

@@ -1,3 +1,4 @@
+import LMDBStore
 import SQLiteStore
 import StoreCore
 
@@ -6,6 +7,7 @@ import StoreCore
 enum BuiltinBackends {
     static let all: [BackendDescriptor] = [
         SQLiteStore.descriptor,
+        LMDBStore.descriptor,
     ]
 
     static func named(_ name: String) -> BackendDescriptor? { all.first { $0.name == name } }

@@ -1,0 +1,49 @@
+import CLMDB
+import StoreCore
+
+/// Owns one `MDB_cursor`, closed in one place (deinit). Must not outlive its transaction;
+/// every use is scoped inside a transaction method. Internal.
+final class LMDBCursor {
+    private let handle: OpaquePointer
+    /// The current key and value, borrowed from the map.
+    private(set) var key = MDB_val()
+    private(set) var value = MDB_val()
+
+    init(_ txn: LMDBTxn, _ dbi: MDB_dbi) throws {
+        var c: OpaquePointer?
+        try LMDBError.check(mdb_cursor_open(try txn.live, dbi, &c), "cannot open a cursor")
+        handle = c!
+    }
+
+    deinit { mdb_cursor_close(handle) }
+
+    var keyBytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: key.mv_data, count: key.mv_size) }
+    var valueBytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: value.mv_data, count: value.mv_size) }
+
+    /// Moves the cursor; false when there is no such entry.
+    @inline(__always)
+    func move(_ op: MDB_cursor_op) throws -> Bool {
+        let rc = mdb_cursor_get(handle, &key, &value, op)
+        if rc == MDB_NOTFOUND { return false }
+        try LMDBError.check(rc, "cannot move a cursor")
+        return true
+    }
+
+    /// Positions at the first key >= `seek` (`MDB_SET_RANGE`), or exactly at `seek` (`MDB_SET_KEY`).
+    func seek(_ seek: [UInt8], exact: Bool = false) throws -> Bool {
+        let rc = seek.withUnsafeBytes { kb -> Int32 in
+            key = MDB_val(mv_size: kb.count, mv_data: UnsafeMutableRawPointer(mutating: kb.baseAddress))
+            return mdb_cursor_get(handle, &key, &value, exact ? MDB_SET_KEY : MDB_SET_RANGE)
+        }
+        if rc == MDB_NOTFOUND { return false }
+        try LMDBError.check(rc, "cannot position a cursor", key: KeyEncoding.describe(seek))
+        return true
+    }
+
+    /// Number of values at the current key of a dupsort database.
+    func duplicates() throws -> Int {
+        var n = 0
+        try LMDBError.check(mdb_cursor_count(handle, &n), "cannot count duplicates")
+        return n
+    }
+}

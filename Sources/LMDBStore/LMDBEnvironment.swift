@@ -1,0 +1,76 @@
+import CLMDB
+import Foundation
+import StoreCore
+
+/// Owns one `MDB_env` handle and frees it in one place (`close`).
+///
+/// The environment is opened with `MDB_NOTLS`, so read transactions are not tied to the thread
+/// that began them and Swift concurrency may move work between threads. Internal.
+final class LMDBEnvironment: @unchecked Sendable {
+    // @unchecked: `handle` is set once in init and cleared once in close(); LMDBStore orders
+    // close() after every transaction (its locks), so no call races with it.
+    private(set) var handle: OpaquePointer?
+    let path: String
+
+    /// Opens (creating when absent) the environment in `directory`. A handle that fails to
+    /// open is closed before the error is thrown.
+    init(directory: String, maxDatabases: Int, mapSize: Int, durability: Durability) throws {
+        path = directory
+        var env: OpaquePointer?
+        try LMDBError.check(mdb_env_create(&env), "cannot create an LMDB environment")
+        do {
+            try LMDBError.check(mdb_env_set_maxdbs(env, MDB_dbi(maxDatabases)), "cannot set the number of databases")
+            try LMDBError.check(mdb_env_set_mapsize(env, mapSize), "cannot set the map size to \(mapSize) bytes")
+            // relaxed: no fsync at commit (a process crash loses nothing, power loss may).
+            let flags = UInt32(MDB_NOTLS) | (durability == .relaxed ? UInt32(MDB_NOSYNC) : 0)
+            try LMDBError.check(mdb_env_open(env, directory, flags, 0o644), "cannot open the LMDB environment at \(directory)")
+        } catch {
+            mdb_env_close(env)
+            throw error
+        }
+        handle = env
+    }
+
+    deinit { close() }
+
+    /// Closes the environment. Every transaction must have ended. Idempotent.
+    func close() {
+        if let h = handle { mdb_env_close(h) }
+        handle = nil
+    }
+
+    /// The live handle, or `closed`.
+    @inline(__always)
+    func live() throws -> OpaquePointer {
+        guard let h = handle else { throw StoreError(.closed, "the store is closed") }
+        return h
+    }
+
+    var info: MDB_envinfo {
+        var i = MDB_envinfo()
+        if let h = handle { mdb_env_info(h, &i) }
+        return i
+    }
+
+    var pageSize: Int {
+        var s = MDB_stat()
+        if let h = handle { mdb_env_stat(h, &s) }
+        return Int(s.ms_psize)
+    }
+
+    var mapSize: Int { info.me_mapsize }
+
+    /// Sets a new map size; 0 adopts the size another process set. No transaction of this
+    /// process may be active (LMDBStore holds its map lock exclusively around this).
+    func setMapSize(_ size: Int) throws {
+        try LMDBError.check(mdb_env_set_mapsize(try live(), size), "cannot resize the map to \(size) bytes")
+    }
+
+    /// Flushes buffers to disk (used on close in relaxed mode).
+    func sync() {
+        if let h = handle { mdb_env_sync(h, 1) }
+    }
+
+    /// The longest key LMDB accepts in this build (511 by default).
+    var maxKeySize: Int { handle.map { Int(mdb_env_get_maxkeysize($0)) } ?? 511 }
+}

@@ -1,0 +1,124 @@
+import CLMDB
+import StoreCore
+
+/// The named databases of a store and their handles:
+///
+/// | database            | key                         | value                     | flags   |
+/// |---------------------|-----------------------------|---------------------------|---------|
+/// | `sb_meta`           | `format`, `schema_version`, `schema_fingerprint` | text  |         |
+/// | `<Entity>`          | primary key (`KeyEncoding`) | record (`RecordCodec`)    |         |
+/// | `<Entity>#<a>,<b>`  | index values (`KeyEncoding`, cut at 480 bytes) | primary key | dupsort |
+/// | `<Entity>.<rel>`    | primary key                 | related primary key       | dupsort |
+///
+/// Every relationship has its own database on each side (to-one, to-many and both directions
+/// of many-to-many), so traversal in either direction is one cursor range. Internal.
+struct LMDBLayout: Sendable {
+    struct Index: Sendable {
+        let description: IndexDescription
+        let ordinals: [Int]
+        let types: [AttributeType]
+        let dbi: MDB_dbi
+        var name: String
+    }
+
+    let primary: [MDB_dbi]                 // by entity index
+    let indexes: [[Index]]                 // by entity index
+    let relationships: [[MDB_dbi]]         // by entity index, then relationship position
+    let inverses: [[MDB_dbi]]              // the inverse side's database, same positions
+    let meta: MDB_dbi
+
+    /// Index keys longer than this are cut (LMDB's keys are at most 511 bytes); a key of this
+    /// length may be truncated and its candidates are rechecked against the record.
+    static let indexKeyLimit = 480
+
+    static func databaseCount(_ schema: Schema) -> Int {
+        1 + schema.entities.reduce(0) { $0 + 1 + $1.indexes.count + $1.relationships.count }
+    }
+
+    static func indexName(_ e: Entity, _ i: IndexDescription) -> String { "\(e.name)#\(i.attributes.joined(separator: ","))" }
+    static func relationshipName(_ e: Entity, _ r: Relationship) -> String { "\(e.name).\(r.name)" }
+
+    /// Opens the layout's databases, creating them in a new environment. Throws `corrupted` for
+    /// an environment that is not a StoreBench store and `schemaMismatch` for another schema.
+    static func open(_ txn: LMDBTxn, schema: Schema, path: String) throws -> LMDBLayout {
+        let h = try txn.live
+        func dbi(_ name: String, _ flags: Int32, create: Bool) throws -> MDB_dbi {
+            var d: MDB_dbi = 0
+            let rc = mdb_dbi_open(h, name, UInt32(flags | (create ? MDB_CREATE : 0)), &d)
+            if rc == MDB_NOTFOUND || rc == MDB_INCOMPATIBLE {
+                throw StoreError(.corrupted, "\(path) is a StoreBench LMDB store without the database '\(name)' this schema needs",
+                                 nativeCode: rc, nativeMessage: String(cString: mdb_strerror(rc)))
+            }
+            try LMDBError.check(rc, "cannot open the database '\(name)'")
+            return d
+        }
+
+        var metaDBI: MDB_dbi = 0
+        let rc = mdb_dbi_open(h, "sb_meta", 0, &metaDBI)
+        let create: Bool
+        if rc == MDB_NOTFOUND {
+            // A new store has an empty main database; anything else is someone else's data.
+            var main: MDB_dbi = 0
+            try LMDBError.check(mdb_dbi_open(h, nil, 0, &main), "cannot open the main database of \(path)")
+            guard try txn.entries(main) == 0 else {
+                throw StoreError(.corrupted, "\(path) is an LMDB environment but not a StoreBench store (no sb_meta database)")
+            }
+            metaDBI = try dbi("sb_meta", 0, create: true)
+            try txn.put(metaDBI, Array("format".utf8), Array("1".utf8))
+            try txn.put(metaDBI, Array("schema_version".utf8), Array(String(schema.version).utf8))
+            try txn.put(metaDBI, Array("schema_fingerprint".utf8), Array(schema.fingerprint.utf8))
+            create = true
+        } else {
+            try LMDBError.check(rc, "cannot open the sb_meta database of \(path)")
+            try checkMeta(txn, metaDBI, schema: schema, path: path)
+            create = false
+        }
+
+        var primary: [MDB_dbi] = [], indexes: [[Index]] = [], relationships: [[MDB_dbi]] = []
+        for e in schema.entities {
+            primary.append(try dbi(e.name, 0, create: create))
+            indexes.append(try e.indexes.map { i in
+                let ordinals = i.attributes.map { e.ordinal(of: $0)! }
+                return Index(description: i, ordinals: ordinals, types: ordinals.map { e.attributes[$0].type },
+                             dbi: try dbi(indexName(e, i), MDB_DUPSORT, create: create), name: indexName(e, i))
+            })
+            relationships.append(try e.relationships.map { try dbi(relationshipName(e, $0), MDB_DUPSORT, create: create) })
+        }
+        let inverses = schema.entities.map { e in
+            e.relationships.map { r -> MDB_dbi in
+                let (d, inv) = schema.inverse(of: r)
+                return relationships[d.index][d.relationships.firstIndex { $0.name == inv.name }!]
+            }
+        }
+        return LMDBLayout(primary: primary, indexes: indexes, relationships: relationships, inverses: inverses, meta: metaDBI)
+    }
+
+    private static func checkMeta(_ txn: LMDBTxn, _ meta: MDB_dbi, schema: Schema, path: String) throws {
+        func text(_ key: String) throws -> String? {
+            try txn.get(meta, Array(key.utf8)).map { String(decoding: $0, as: UTF8.self) }
+        }
+        guard try text("format") == "1", let version = try text("schema_version"),
+              let fingerprint = try text("schema_fingerprint")
+        else {
+            throw StoreError(.corrupted, "\(path): sb_meta lacks the format or the schema version")
+        }
+        guard version == String(schema.version) else {
+            throw StoreError(.schemaMismatch,
+                             "\(path) was written with schema version \(version); this schema is version \(schema.version) and no migration was given")
+        }
+        guard fingerprint == schema.fingerprint else {
+            throw StoreError(.schemaMismatch,
+                             "\(path) was written with a different schema under the same version \(version); bump the version and migrate")
+        }
+    }
+
+    // MARK: Keys
+
+    /// The index key of a record's values: its components encoded, cut at `indexKeyLimit`.
+    static func indexKey(_ index: Index, _ values: [Value]) -> [UInt8] {
+        var k: [UInt8] = []
+        for o in index.ordinals { KeyEncoding.append(values[o], to: &k) }
+        if k.count > indexKeyLimit { k.removeLast(k.count - indexKeyLimit) }
+        return k
+    }
+}

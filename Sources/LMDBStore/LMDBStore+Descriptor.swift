@@ -1,0 +1,10 @@
+import StoreCore
+
+extension LMDBStore {
+    /// The built-in backend descriptor, for registries and the conformance kit.
+    public static let descriptor = BackendDescriptor(
+        name: "lmdb", summary: "LMDB \(libraryVersion) through its C API (binary records, dupsort indexes)"
+    ) { schema, directory, options in
+        try LMDBStore(directory: directory, schema: schema, options: options)
+    }
+}

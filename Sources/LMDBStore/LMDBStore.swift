@@ -1,0 +1,292 @@
+import CLMDB
+import Foundation
+import StoreCore
+
+/// A `Repository` over the LMDB C API: one environment per store directory, a primary
+/// database per entity with compact binary records, dupsort databases for secondary indexes
+/// and for both sides of every relationship, a small query planner, and a map that grows by
+/// itself.
+///
+/// ```swift
+/// let store = try LMDBStore(directory: dir, schema: schema)
+/// try store.write { try $0.insert(record) }
+/// print(try store.plan(Query("User", where: "username" == "ann")))
+/// ```
+///
+/// Threading: `Sendable`. Read transactions (`MDB_RDONLY`, handles reused through
+/// reset/renew) run in parallel on any thread, each on its own snapshot; writes are
+/// serialized. A write started inside another on the same thread throws `busy`. When a write
+/// fills the map, the store grows the map (waiting for running reads to finish) and runs the
+/// write closure again from the start: keep side effects out of write closures.
+public final class LMDBStore: Repository, @unchecked Sendable {
+    // @unchecked: mutable state is guarded as marked; the environment handle is used under
+    // `mapLock` (shared for transactions, exclusive for resizing and closing).
+
+    /// Sizes of the memory map.
+    public struct MapSize: Sendable, Hashable {
+        /// The size a new environment starts with (an existing one keeps its own if larger).
+        public var initial: Int
+        /// The largest size the map may grow to; a write beyond it throws `storageFull`.
+        public var maximum: Int
+
+        public init(initial: Int = 64 << 20, maximum: Int = 1 << 40) {
+            self.initial = initial
+            self.maximum = maximum
+        }
+    }
+
+    public let schema: Schema
+    public let directory: URL
+    public let options: StoreOptions
+    public let mapLimits: MapSize
+    public let capabilities: Capabilities = [.persistence, .snapshotReads, .concurrentReaders, .schemaVersioning]
+
+    let env: LMDBEnvironment
+    let layout: LMDBLayout
+    private let mapLock = ReadWriteLock()
+    private let writeLock = NSLock()
+    private let stateLock = NSLock()
+    private var idleReads: [LMDBTxn] = []   // guarded by stateLock; reset handles
+    private var isClosed = false            // guarded by stateLock
+    private var writerThread: pthread_t?    // guarded by stateLock
+    /// How many times the map grew since opening (for tests and reports).
+    public private(set) var mapGrowths = 0  // guarded by writeLock
+
+    /// Opens or creates the store in `directory` (files `data.mdb` and `lock.mdb`).
+    ///
+    /// Throws `corrupted` when the files are not an LMDB environment, are truncated, or are an
+    /// LMDB environment that is not a StoreBench store; `schemaMismatch` for another schema;
+    /// `busy` when this process already has the directory open.
+    public init(directory: URL, schema: Schema, options: StoreOptions = StoreOptions(), mapSize: MapSize = MapSize()) throws {
+        self.schema = schema
+        self.directory = directory
+        self.options = options
+        self.mapLimits = mapSize
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let path = directory.standardizedFileURL.path
+        try OpenEnvironments.claim(path)
+        do {
+            try Self.checkDataFile(path)
+            let env = try LMDBEnvironment(directory: path, maxDatabases: LMDBLayout.databaseCount(schema),
+                                          mapSize: mapSize.initial, durability: options.durability)
+            do {
+                try Self.checkSize(env)
+                let txn = try LMDBTxn(try env.live(), readOnly: false)
+                layout = try LMDBLayout.open(txn, schema: schema, path: path)
+                try txn.commit()
+            } catch {
+                env.close()
+                throw error
+            }
+            self.env = env
+        } catch {
+            OpenEnvironments.release(path)
+            throw error
+        }
+    }
+
+    deinit { try? close() }
+
+    public func close() throws {
+        if isWriterThread { throw StoreError(.busy, "close() was called inside a write transaction on the same thread") }
+        writeLock.lock()
+        defer { writeLock.unlock() }
+        let pooled: [LMDBTxn]? = stateLock.withLock {
+            if isClosed { return nil }
+            isClosed = true
+            defer { idleReads = [] }
+            return idleReads
+        }
+        guard let pooled else { return }
+        // Wait for running reads; a read that outlives 60 s leaks the environment rather than crash it.
+        guard mapLock.lockExclusive(timeout: 60) else {
+            throw StoreError(.busy, "close(): read transactions stayed open for 60 s")
+        }
+        pooled.forEach { $0.abort() }
+        if options.durability == .relaxed { env.sync() }
+        env.close()
+        mapLock.unlock()
+        OpenEnvironments.release(directory.standardizedFileURL.path)
+    }
+
+    // MARK: Transactions
+
+    private var isWriterThread: Bool {
+        let me = pthread_self()
+        return stateLock.withLock { writerThread.map { pthread_equal($0, me) != 0 } ?? false }
+    }
+
+    public func read<T>(_ body: (any ReadTransaction) throws -> T) throws -> T {
+        try holdingMap {
+            let txn = try beginRead()
+            defer {
+                txn.reset()
+                let keep = stateLock.withLock { () -> Bool in
+                    if isClosed { return false }
+                    idleReads.append(txn)
+                    return true
+                }
+                if !keep { txn.abort() }
+            }
+            let tx = LMDBTransaction(schema: schema, layout: layout, env: try env.live(), txn: txn, writable: false)
+            defer { tx.isActive = false }
+            return try body(tx)
+        }
+    }
+
+    /// Runs `body` holding the map lock shared, unless this thread already holds it (a read
+    /// nested in a read or a write on the same thread).
+    private func holdingMap<T>(_ body: () throws -> T) throws -> T {
+        let held = ThreadReads.current
+        let me = ObjectIdentifier(self)
+        let outermost = !held.stores.contains(me)
+        if outermost { mapLock.lockShared() }
+        held.stores.append(me)   // once per level: the depth is the count
+        defer {
+            held.stores.remove(at: held.stores.lastIndex(of: me)!)
+            if outermost { mapLock.unlock() }
+        }
+        return try body()
+    }
+
+    /// Whether this thread holds the map lock shared (then the map cannot grow from here).
+    private var holdsMap: Bool { ThreadReads.current.stores.contains(ObjectIdentifier(self)) }
+
+    public func write<T>(_ body: (any WriteTransaction) throws -> T) throws -> T {
+        if isWriterThread { throw StoreError(.busy, "a write transaction was started inside another on the same thread") }
+        let me = pthread_self()
+        writeLock.lock()
+        defer { writeLock.unlock() }
+        try stateLock.withLock { if isClosed { throw StoreError(.closed, "the store is closed") } }
+        stateLock.withLock { writerThread = me }
+        defer { stateLock.withLock { writerThread = nil } }
+        while true {
+            let (result, full) = try holdingMap { try attemptWrite(body) }
+            if let result { return result }
+            try grow(after: full)
+        }
+    }
+
+    /// One run of a write closure. Returns nil (and the error) when the map was full: the
+    /// transaction is gone and the caller grows the map and runs the closure again.
+    private func attemptWrite<T>(_ body: (any WriteTransaction) throws -> T) throws -> (T?, StoreError?) {
+        let txn = try begin { try LMDBTxn(try env.live(), readOnly: false) }
+        let tx = LMDBTransaction(schema: schema, layout: layout, env: try env.live(), txn: txn, writable: true)
+        defer { tx.isActive = false }
+        do {
+            let result = try body(tx)
+            if tx.needsLargerMap {
+                txn.abort()
+                return (nil, StoreError(.storageFull, "the map is full", nativeCode: MDB_MAP_FULL))
+            }
+            try txn.commit()
+            return (result, nil)
+        } catch let e as StoreError where e.nativeCode == MDB_MAP_FULL || tx.needsLargerMap {
+            txn.abort()   // a no-op after a failed commit, which freed the handle
+            return (nil, e)
+        } catch {
+            txn.abort()
+            throw error
+        }
+    }
+
+    /// Doubles the map (up to `mapLimits.maximum`), with no transaction of this process open.
+    private func grow(after error: StoreError?) throws {
+        let current = env.mapSize
+        guard current < mapLimits.maximum else {
+            throw StoreError(.storageFull,
+                             "the LMDB map is full at its maximum of \(current) bytes; the write was not applied and stored data is intact",
+                             nativeCode: MDB_MAP_FULL, nativeMessage: error?.nativeMessage)
+        }
+        if holdsMap {
+            throw StoreError(.busy, "the LMDB map must grow, but this thread has a read transaction of the store open; write outside the read")
+        }
+        guard mapLock.lockExclusive(timeout: 30) else {
+            throw StoreError(.busy, "the LMDB map must grow, but read transactions stayed open for 30 s")
+        }
+        defer { mapLock.unlock() }
+        discardIdleReads()
+        try env.setMapSize(min(mapLimits.maximum, max(current * 2, current + (64 << 20))))
+        mapGrowths += 1
+    }
+
+    /// A read transaction: a pooled handle renewed, or a new one.
+    private func beginRead() throws -> LMDBTxn {
+        let idle: LMDBTxn? = try stateLock.withLock {
+            if isClosed { throw StoreError(.closed, "the store is closed") }
+            return idleReads.popLast()
+        }
+        if let idle {
+            do {
+                _ = try begin { try idle.renew(); return idle }
+                return idle
+            } catch {
+                idle.abort()
+                throw error
+            }
+        }
+        return try begin { try LMDBTxn(try env.live(), readOnly: true) }
+    }
+
+    /// Runs a transaction start; when another process grew the map (`MDB_MAP_RESIZED`), adopts
+    /// its size and tries again. Called holding the map lock shared (`holdingMap`); adopting
+    /// needs it exclusively, which is impossible from a nested read (then: `busy`).
+    private func begin<T>(_ start: () throws -> T) throws -> T {
+        do {
+            return try start()
+        } catch let e as StoreError where e.nativeCode == MDB_MAP_RESIZED {
+            let held = ThreadReads.current
+            guard held.stores.filter({ $0 == ObjectIdentifier(self) }).count == 1 else { throw e }
+            mapLock.unlock()
+            defer { mapLock.lockShared() }
+            guard mapLock.lockExclusive(timeout: 30) else { throw e }
+            defer { mapLock.unlock() }
+            discardIdleReads()
+            try env.setMapSize(0)
+        }
+        return try start()
+    }
+
+    private func discardIdleReads() {
+        let idle = stateLock.withLock { defer { idleReads = [] }; return idleReads }
+        idle.forEach { $0.abort() }
+    }
+
+    // MARK: Inspection
+
+    /// The plan LMDBStore uses for a query.
+    public func plan(_ query: Query) throws -> LMDBQueryPlan {
+        try read { try ($0 as! LMDBTransaction).plan(query) }
+    }
+
+    /// The current map size in bytes.
+    public var mapSize: Int { env.mapSize }
+
+    /// The version of the LMDB library in use.
+    public static var libraryVersion: String {
+        var major: Int32 = 0, minor: Int32 = 0, patch: Int32 = 0
+        _ = mdb_version(&major, &minor, &patch)
+        return "\(major).\(minor).\(patch)"
+    }
+
+    // MARK: Opening checks
+
+    /// A `data.mdb` too short for its two meta pages is not an environment LMDB can open safely.
+    private static func checkDataFile(_ directory: String) throws {
+        let data = directory + "/data.mdb"
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: data))?[.size] as? Int else { return }
+        if size > 0 && size < 2 * 4096 {
+            throw StoreError(.corrupted, "\(data) is \(size) bytes, too short to be an LMDB environment")
+        }
+    }
+
+    /// A data file shorter than the pages its meta page claims would fault when read.
+    private static func checkSize(_ env: LMDBEnvironment) throws {
+        let data = env.path + "/data.mdb"
+        let size = ((try? FileManager.default.attributesOfItem(atPath: data))?[.size] as? Int) ?? 0
+        let needed = (env.info.me_last_pgno + 1) * env.pageSize
+        if size > 0 && size < needed {
+            throw StoreError(.corrupted, "\(data) is truncated: \(size) bytes, but its pages reach \(needed) bytes")
+        }
+    }
+}

@@ -1,0 +1,220 @@
+import CLMDB
+import StoreCore
+
+/// Writes. Each operation checks everything that can refuse it (keys, unique indexes, deny
+/// rules) before it changes anything, so a refused operation leaves the transaction as it
+/// was; operations over many records run in a child transaction (all or nothing).
+extension LMDBTransaction {
+    func insert(_ record: Record) throws {
+        let e = try entity(record.entity.name, forWrite: true)
+        let r = try e.checkedRecord(record)
+        try noteMapFull { try insertChecked(e, r) }
+    }
+
+    func upsert(_ record: Record) throws {
+        let e = try entity(record.entity.name, forWrite: true)
+        let r = try e.checkedRecord(record)
+        try noteMapFull {
+            let key = primaryKey(r.id)
+            if let old = try recordBytes(e, key) {
+                try replace(e, key, old: try decode(e, old), new: r)
+            } else {
+                try insertChecked(e, r)
+            }
+        }
+    }
+
+    func insert(contentsOf records: [Record]) throws {
+        guard let first = records.first else { return }
+        var e = try entity(first.entity.name, forWrite: true)
+        let checked = try records.map { r -> Record in
+            if r.entity != e { e = try entity(r.entity.name, forWrite: true) }
+            return try e.checkedRecord(r)
+        }
+        try atomically {
+            for r in checked { try insertChecked(r.entity, r) }
+        }
+    }
+
+    func update(_ entity: String, id: Value, set changes: [String: Value]) throws {
+        let e = try self.entity(entity, forWrite: true)
+        let key = primaryKey(try e.checkedKey(id))
+        let set = try e.checkedChanges(changes)
+        try noteMapFull {
+            guard let b = try recordBytes(e, key) else { throw StoreError(.notFound, "\(e.name) \(id) does not exist") }
+            if set.isEmpty { return }
+            let old = try decode(e, b)
+            try replace(e, key, old: old, new: applying(set, to: old))
+        }
+    }
+
+    func update(_ entity: String, where predicate: StorePredicate, set changes: [String: Value]) throws -> Int {
+        let e = try self.entity(entity, forWrite: true)
+        let set = try e.checkedChanges(changes)
+        let keys = try matchingKeys(e, predicate)
+        if set.isEmpty || keys.isEmpty { return keys.count }
+        try atomically {
+            for key in keys {
+                guard let b = try recordBytes(e, key) else { continue }
+                let old = try decode(e, b)
+                try replace(e, key, old: old, new: applying(set, to: old))
+            }
+        }
+        return keys.count
+    }
+
+    func delete(_ entity: String, id: Value) throws {
+        let e = try self.entity(entity, forWrite: true)
+        let key = primaryKey(try e.checkedKey(id))
+        guard try recordBytes(e, key) != nil else { throw StoreError(.notFound, "\(e.name) \(id) does not exist") }
+        try noteMapFull { try deleteApplyingRules([(e, key)]) }
+    }
+
+    func delete(_ entity: String, where predicate: StorePredicate) throws -> Int {
+        let e = try self.entity(entity, forWrite: true)
+        let keys = try matchingKeys(e, predicate)
+        if keys.isEmpty { return 0 }
+        try atomically { try deleteApplyingRules(keys.map { (e, $0) }) }
+        return keys.count
+    }
+
+    func link(_ entity: String, id: Value, _ relationship: String, to target: Value) throws {
+        let (e, r, position) = try resolveRelationship(entity, relationship)
+        let (d, inverse) = schema.inverse(of: r)
+        let key = primaryKey(try e.checkedKey(id)), targetKey = primaryKey(try d.checkedKey(target))
+        guard try recordBytes(e, key) != nil else { throw StoreError(.notFound, "\(e.name) \(id) does not exist") }
+        guard try recordBytes(d, targetKey) != nil else { throw StoreError(.notFound, "\(d.name) \(target) does not exist") }
+        let forward = layout.relationships[e.index][position], backward = layout.inverses[e.index][position]
+        try noteMapFull {
+            if r.cardinality == .toOne {       // the source's previous target goes
+                for old in try linkedKeys(forward, key) where old != targetKey {
+                    try txn.delete(forward, key, old)
+                    try txn.delete(backward, old, key)
+                }
+            }
+            if inverse.cardinality == .toOne { // the target's previous partner goes
+                for old in try linkedKeys(backward, targetKey) where old != key {
+                    try txn.delete(backward, targetKey, old)
+                    try txn.delete(forward, old, targetKey)
+                }
+            }
+            try txn.put(forward, key, targetKey, flags: MDB_NODUPDATA)
+            try txn.put(backward, targetKey, key, flags: MDB_NODUPDATA)
+        }
+    }
+
+    func unlink(_ entity: String, id: Value, _ relationship: String, from target: Value) throws {
+        let (e, r, position) = try resolveRelationship(entity, relationship)
+        let d = schema[r.destination]!
+        let key = primaryKey(try e.checkedKey(id)), targetKey = primaryKey(try d.checkedKey(target))
+        guard try recordBytes(e, key) != nil else { throw StoreError(.notFound, "\(e.name) \(id) does not exist") }
+        try noteMapFull {
+            try txn.delete(layout.relationships[e.index][position], key, targetKey)
+            try txn.delete(layout.inverses[e.index][position], targetKey, key)
+        }
+    }
+
+    // MARK: Internal helpers
+
+    private func resolveRelationship(_ entity: String, _ name: String) throws -> (Entity, Relationship, Int) {
+        let e = try self.entity(entity, forWrite: true)
+        let r = try e.requireRelationship(name)
+        return (e, r, e.relationships.firstIndex { $0.name == name }!)
+    }
+
+    private func applying(_ set: [(ordinal: Int, value: Value)], to old: Record) -> Record {
+        var new = old
+        for (o, v) in set { new.values[o] = v }
+        return new
+    }
+
+    /// Inserts a checked record: unique indexes first, then the primary key (refused when it
+    /// exists), then the index entries.
+    private func insertChecked(_ e: Entity, _ r: Record) throws {
+        let key = primaryKey(r.id)
+        let indexes = layout.indexes[e.index]
+        let indexKeys = indexes.map { LMDBLayout.indexKey($0, r.values) }
+        for (i, index) in indexes.enumerated() where index.description.isUnique {
+            try checkUnique(e, index, indexKeys[i], r.values, excluding: nil)
+        }
+        RecordCodec.encode(r.values, schemaVersion: schema.version, into: &scratch)
+        guard try txn.put(layout.primary[e.index], key, scratch, flags: MDB_NOOVERWRITE) else {
+            throw StoreError(.conflict, "\(e.name) \(r.id) already exists", nativeCode: MDB_KEYEXIST, context: KeyEncoding.describe(key))
+        }
+        for (i, index) in indexes.enumerated() { try txn.put(index.dbi, indexKeys[i], key) }
+    }
+
+    /// Replaces a record's attributes, moving the index entries whose values changed.
+    private func replace(_ e: Entity, _ key: [UInt8], old: Record, new: Record) throws {
+        var moves: [(dbi: MDB_dbi, from: [UInt8], to: [UInt8])] = []
+        for index in layout.indexes[e.index] where index.ordinals.contains(where: { old.values[$0] != new.values[$0] }) {
+            let to = LMDBLayout.indexKey(index, new.values)
+            if index.description.isUnique { try checkUnique(e, index, to, new.values, excluding: key) }
+            let from = LMDBLayout.indexKey(index, old.values)
+            if from != to { moves.append((index.dbi, from, to)) }
+        }
+        RecordCodec.encode(new.values, schemaVersion: schema.version, into: &scratch)
+        try txn.put(layout.primary[e.index], key, scratch)
+        for m in moves {
+            try txn.delete(m.dbi, m.from, key)
+            try txn.put(m.dbi, m.to, key)
+        }
+    }
+
+    /// Throws `conflict` when another record holds these values in a unique index. Nulls never
+    /// conflict (as in SQL). Keys cut at the limit are compared on the records' values.
+    private func checkUnique(_ e: Entity, _ index: LMDBLayout.Index, _ indexKey: [UInt8], _ values: [Value],
+                             excluding own: [UInt8]?) throws {
+        if index.ordinals.contains(where: { values[$0].isNull }) { return }
+        let c = try LMDBCursor(txn, index.dbi)
+        guard try c.seek(indexKey, exact: true) else { return }
+        let cut = indexKey.count >= LMDBLayout.indexKeyLimit
+        repeat {
+            let other = c.valueBytes
+            if let own, other.elementsEqual(own) { continue }
+            if cut {
+                guard let b = try txn.get(layout.primary[e.index], borrowed: other) else { continue }
+                let o = try decode(e, b)
+                guard index.ordinals.allSatisfy({ o.values[$0] == values[$0] }) else { continue }
+            }
+            let shown = index.ordinals.map { "\(values[$0])" }.joined(separator: ", ")
+            throw StoreError(.conflict, "\(e.name) (\(index.description.attributes.joined(separator: ", "))) = (\(shown)) already exists (unique index)",
+                             nativeCode: MDB_KEYEXIST, context: index.name)
+        } while try c.move(MDB_NEXT_DUP)
+    }
+
+    /// Deletes records and everything their cascade rules reach. Every `deny` rule is checked
+    /// before anything changes.
+    private func deleteApplyingRules(_ roots: [(Entity, [UInt8])]) throws {
+        struct Key: Hashable { let entity: Int; let key: [UInt8] }
+        var seen = Set<Key>()
+        var order: [(Entity, [UInt8])] = []
+        var queue = roots
+        while let (e, key) = queue.popLast() {
+            guard seen.insert(Key(entity: e.index, key: key)).inserted else { continue }
+            order.append((e, key))
+            for (i, r) in e.relationships.enumerated() where r.deleteRule != .nullify {
+                let targets = try linkedKeys(layout.relationships[e.index][i], key)
+                if targets.isEmpty { continue }
+                if r.deleteRule == .deny {
+                    let id = key.withUnsafeBytes { KeyEncoding.decodeKey($0, type: e.primaryKey.type) } ?? .null
+                    throw StoreError(.constraintViolation,
+                                     "cannot delete \(e.name) \(id): its relationship '\(r.name)' has the deny rule and \(targets.count) related \(r.destination) record(s)")
+                }
+                let d = schema[r.destination]!
+                queue += targets.map { (d, $0) }
+            }
+        }
+        for (e, key) in order {
+            for i in e.relationships.indices {
+                let forward = layout.relationships[e.index][i], backward = layout.inverses[e.index][i]
+                for t in try linkedKeys(forward, key) { try txn.delete(backward, t, key) }
+                try txn.delete(forward, key)
+            }
+            guard let b = try recordBytes(e, key) else { continue }
+            let old = try decode(e, b)
+            for index in layout.indexes[e.index] { try txn.delete(index.dbi, LMDBLayout.indexKey(index, old.values), key) }
+            try txn.delete(layout.primary[e.index], key)
+        }
+    }
+}

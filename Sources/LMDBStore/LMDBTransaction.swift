@@ -1,0 +1,156 @@
+import CLMDB
+import StoreCore
+
+/// A read or write transaction of an `LMDBStore`, valid only inside the closure that received
+/// it. Reads go straight to the map; writes keep the primary database, the secondary indexes
+/// and both sides of every relationship in step. Internal.
+final class LMDBTransaction: WriteTransaction {
+    let schema: Schema
+    let layout: LMDBLayout
+    let env: OpaquePointer
+    /// The innermost LMDB transaction: a child while `atomically` runs.
+    private(set) var txn: LMDBTxn
+    let isWritable: Bool
+    var isActive = true
+    /// Set when a write hit `MDB_MAP_FULL`: the store grows the map and runs the closure again.
+    private(set) var needsLargerMap = false
+    /// Reused buffer for record encoding.
+    var scratch: [UInt8] = []
+
+    init(schema: Schema, layout: LMDBLayout, env: OpaquePointer, txn: LMDBTxn, writable: Bool) {
+        self.schema = schema
+        self.layout = layout
+        self.env = env
+        self.txn = txn
+        self.isWritable = writable
+    }
+
+    // MARK: Helpers
+
+    @inline(__always)
+    func checkActive() throws {
+        guard isActive else { throw StoreError(.closed, "transaction used outside its closure") }
+        if needsLargerMap {
+            throw StoreError(.storageFull, "the map is full; the store grows it and runs the write again", nativeCode: MDB_MAP_FULL)
+        }
+    }
+
+    @inline(__always)
+    func entity(_ name: String, forWrite: Bool = false) throws -> Entity {
+        try checkActive()
+        if forWrite && !isWritable { throw StoreError(.unsupported, "write operation in a read transaction") }
+        return try schema.entity(name)
+    }
+
+    /// Runs `body` in a child transaction: all of it or, when it throws, none of it. Notes a
+    /// full map so the store can grow it.
+    func atomically<T>(_ body: () throws -> T) throws -> T {
+        let parent = txn
+        let child = try LMDBTxn(env, readOnly: false, parent: parent)
+        txn = child
+        defer { txn = parent }
+        do {
+            let result = try noteMapFull(body)
+            try noteMapFull { try child.commit() }
+            return result
+        } catch {
+            child.abort()
+            throw error
+        }
+    }
+
+    /// Runs a write step, remembering a full map (the transaction cannot go on after one).
+    @inline(__always)
+    func noteMapFull<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let e as StoreError where e.nativeCode == MDB_MAP_FULL {
+            needsLargerMap = true
+            throw e
+        }
+    }
+
+    @inline(__always)
+    func primaryKey(_ v: Value) -> [UInt8] { KeyEncoding.encode(v) }
+
+    /// The stored record bytes of a key, borrowed from the map.
+    @inline(__always)
+    func recordBytes(_ e: Entity, _ key: [UInt8]) throws -> UnsafeRawBufferPointer? {
+        try txn.get(layout.primary[e.index], key)
+    }
+
+    @inline(__always)
+    func decode(_ e: Entity, _ b: UnsafeRawBufferPointer) throws -> Record {
+        try RecordCodec.decode(b, entity: e, schemaVersion: schema.version)
+    }
+
+    func requireRecord(_ e: Entity, _ key: Value) throws -> Record {
+        guard let b = try recordBytes(e, primaryKey(key)) else {
+            throw StoreError(.notFound, "\(e.name) \(key) does not exist")
+        }
+        return try decode(e, b)
+    }
+
+    /// The encoded keys stored under `key` in a relationship database, in key order.
+    func linkedKeys(_ dbi: MDB_dbi, _ key: [UInt8]) throws -> [[UInt8]] {
+        let c = try LMDBCursor(txn, dbi)
+        var out: [[UInt8]] = []
+        guard try c.seek(key, exact: true) else { return out }
+        repeat { out.append(Array(c.valueBytes)) } while try c.move(MDB_NEXT_DUP)
+        return out
+    }
+
+    // MARK: Reads
+
+    func fetch(_ entity: String, id: Value) throws -> Record? {
+        let e = try self.entity(entity)
+        let key = try e.checkedKey(id)
+        return try recordBytes(e, primaryKey(key)).map { try decode(e, $0) }
+    }
+
+    func fetch(_ query: Query) throws -> [Record] {
+        try checkActive()
+        let plan = LMDBQueryPlanner.plan(try schema.resolve(query), layout: layout)
+        var out: [Record] = []
+        try select(plan, materialize: true) { out.append($0.record()) }
+        return out
+    }
+
+    func forEach(_ query: Query, _ body: (any RowView) throws -> Void) throws {
+        try checkActive()
+        let plan = LMDBQueryPlanner.plan(try schema.resolve(query), layout: layout)
+        // Inside a write the body may change what the cursor walks: hand out owned records.
+        if isWritable {
+            var rows: [Record] = []
+            try select(plan, materialize: true) { rows.append($0.record()) }
+            for r in rows { try body(r) }
+        } else {
+            try select(plan, materialize: false) { try body($0) }
+        }
+    }
+
+    func count(_ query: Query) throws -> Int {
+        try checkActive()
+        return try count(LMDBQueryPlanner.plan(try schema.resolve(query), layout: layout))
+    }
+
+    func related(_ entity: String, id: Value, via relationship: String) throws -> [Record] {
+        let e = try self.entity(entity)
+        let r = try e.requireRelationship(relationship)
+        let key = primaryKey(try e.checkedKey(id))
+        guard try recordBytes(e, key) != nil else { throw StoreError(.notFound, "\(e.name) \(id) does not exist") }
+        let d = schema[r.destination]!
+        let position = e.relationships.firstIndex { $0.name == r.name }!
+        return try linkedKeys(layout.relationships[e.index][position], key).map { k in
+            guard let b = try recordBytes(d, k) else {
+                throw StoreError(.corrupted, "\(e.name) \(id) links to a missing \(d.name) through '\(r.name)'",
+                                 context: KeyEncoding.describe(k))
+            }
+            return try decode(d, b)
+        }
+    }
+
+    /// The plan a query would use (for `explain`).
+    func plan(_ query: Query) throws -> LMDBQueryPlan {
+        try checkActive()
+        return LMDBQueryPlanner.plan(try schema.resolve(query), layout: layout).summary
+    }
+}

@@ -1,0 +1,125 @@
+import CLMDB
+import StoreCore
+
+/// Owns one `MDB_txn` handle. `commit` and `abort` free it; `mdb_txn_commit` frees the handle
+/// even when it fails, so a failed commit is never followed by an abort. A read handle may be
+/// `reset` and `renew`ed instead of freed. Internal; not thread-safe.
+final class LMDBTxn {
+    private(set) var handle: OpaquePointer?
+    let isReadOnly: Bool
+
+    /// Begins a transaction (a child of `parent` when given: a nested write transaction).
+    init(_ env: OpaquePointer, readOnly: Bool, parent: LMDBTxn? = nil) throws {
+        var t: OpaquePointer?
+        let rc = mdb_txn_begin(env, parent?.handle, readOnly ? UInt32(MDB_RDONLY) : 0, &t)
+        try LMDBError.check(rc, readOnly ? "cannot begin a read transaction" : "cannot begin a write transaction")
+        handle = t
+        isReadOnly = readOnly
+    }
+
+    deinit { abort() }
+
+    /// The live handle; `closed` after commit or abort.
+    @inline(__always)
+    var live: OpaquePointer {
+        get throws {
+            guard let h = handle else { throw StoreError(.closed, "the transaction has ended") }
+            return h
+        }
+    }
+
+    /// Commits. The handle is gone afterwards whatever the outcome.
+    func commit() throws {
+        guard let h = handle else { throw StoreError(.closed, "the transaction has ended") }
+        handle = nil
+        try LMDBError.check(mdb_txn_commit(h), "cannot commit")
+    }
+
+    /// Aborts; a no-op when the handle is already gone.
+    func abort() {
+        if let h = handle { mdb_txn_abort(h) }
+        handle = nil
+    }
+
+    /// Read handles only: releases the snapshot but keeps the handle for `renew`.
+    func reset() {
+        if let h = handle { mdb_txn_reset(h) }
+    }
+
+    /// Read handles only: takes a fresh snapshot on a reset handle.
+    func renew() throws {
+        try LMDBError.check(mdb_txn_renew(try live), "cannot renew a read transaction")
+    }
+
+    // MARK: Point operations
+
+    /// The value at `key`, borrowed from the map (valid until the transaction ends or writes),
+    /// or nil.
+    @inline(__always)
+    func get(_ dbi: MDB_dbi, _ key: [UInt8]) throws -> UnsafeRawBufferPointer? {
+        let h = try live
+        var k = MDB_val(), v = MDB_val()
+        let rc = key.withUnsafeBytes { kb -> Int32 in
+            k = MDB_val(mv_size: kb.count, mv_data: UnsafeMutableRawPointer(mutating: kb.baseAddress))
+            return mdb_get(h, dbi, &k, &v)
+        }
+        if rc == MDB_NOTFOUND { return nil }
+        try LMDBError.check(rc, "cannot read", key: KeyEncoding.describe(key))
+        return UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size)
+    }
+
+    /// Stores `value` at `key`. Returns false when `flags` hold `MDB_NOOVERWRITE` or
+    /// `MDB_NODUPDATA` and the key (or pair) exists.
+    @discardableResult
+    func put(_ dbi: MDB_dbi, _ key: [UInt8], _ value: [UInt8], flags: Int32 = 0) throws -> Bool {
+        let h = try live
+        let rc = key.withUnsafeBytes { kb in
+            value.withUnsafeBytes { vb -> Int32 in
+                var k = MDB_val(mv_size: kb.count, mv_data: UnsafeMutableRawPointer(mutating: kb.baseAddress))
+                var v = MDB_val(mv_size: vb.count, mv_data: UnsafeMutableRawPointer(mutating: vb.baseAddress))
+                return mdb_put(h, dbi, &k, &v, UInt32(flags))
+            }
+        }
+        if rc == MDB_KEYEXIST { return false }
+        try LMDBError.check(rc, "cannot write", key: KeyEncoding.describe(key))
+        return true
+    }
+
+    /// Deletes `key` (only the pair `key`/`value` of a dupsort database when `value` is given).
+    /// Returns false when absent.
+    @discardableResult
+    func delete(_ dbi: MDB_dbi, _ key: [UInt8], _ value: [UInt8]? = nil) throws -> Bool {
+        let h = try live
+        let rc = key.withUnsafeBytes { kb -> Int32 in
+            var k = MDB_val(mv_size: kb.count, mv_data: UnsafeMutableRawPointer(mutating: kb.baseAddress))
+            guard let value else { return mdb_del(h, dbi, &k, nil) }
+            return value.withUnsafeBytes { vb in
+                var v = MDB_val(mv_size: vb.count, mv_data: UnsafeMutableRawPointer(mutating: vb.baseAddress))
+                return mdb_del(h, dbi, &k, &v)
+            }
+        }
+        if rc == MDB_NOTFOUND { return false }
+        try LMDBError.check(rc, "cannot delete", key: KeyEncoding.describe(key))
+        return true
+    }
+
+    /// Number of entries in a database.
+    func entries(_ dbi: MDB_dbi) throws -> Int {
+        var s = MDB_stat()
+        try LMDBError.check(mdb_stat(try live, dbi, &s), "cannot read database statistics")
+        return Int(s.ms_entries)
+    }
+}
+
+extension LMDBTxn {
+    /// `get` with a key borrowed from the map (e.g. a primary key read from an index).
+    @inline(__always)
+    func get(_ dbi: MDB_dbi, borrowed key: UnsafeRawBufferPointer) throws -> UnsafeRawBufferPointer? {
+        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var v = MDB_val()
+        let rc = mdb_get(try live, dbi, &k, &v)
+        if rc == MDB_NOTFOUND { return nil }
+        try LMDBError.check(rc, "cannot read", key: KeyEncoding.describe(Array(key)))
+        return UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size)
+    }
+}

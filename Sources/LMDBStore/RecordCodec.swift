@@ -1,0 +1,179 @@
+import Foundation
+import StoreCore
+
+/// The compact binary record encoding of LMDBStore's primary databases.
+///
+/// ```
+/// record := format(1 byte = 1) schemaVersion(varint) count(varint) field*
+/// field  := 0x00                         null
+///         | 0x01 zigzag-varint           int64
+///         | 0x02 8 bytes little-endian   double (IEEE 754 bits)
+///         | 0x03 | 0x04                  false | true
+///         | 0x05 varint-length bytes     string (UTF-8)
+///         | 0x06 8 bytes little-endian   date (seconds since 1970, IEEE 754 bits)
+///         | 0x07 16 bytes                uuid
+///         | 0x08 varint-length bytes     bytes
+/// ```
+///
+/// Fields are in attribute order. Decoding checks the format, the schema version, the count
+/// and every tag against the entity, so a damaged value gives `corrupted`, never a crash.
+public enum RecordCodec {
+    public static let format: UInt8 = 1
+
+    enum Tag: UInt8 {
+        case null = 0, int64, double, boolFalse, boolTrue, string, date, uuid, bytes
+    }
+
+    /// Encodes a checked record's values.
+    public static func encode(_ values: [Value], schemaVersion: Int, into out: inout [UInt8]) {
+        out.removeAll(keepingCapacity: true)
+        out.append(format)
+        appendVarint(UInt64(schemaVersion), to: &out)
+        appendVarint(UInt64(values.count), to: &out)
+        for v in values {
+            switch v {
+            case .null: out.append(Tag.null.rawValue)
+            case .int64(let n):
+                out.append(Tag.int64.rawValue)
+                appendVarint(UInt64(bitPattern: (n << 1) ^ (n >> 63)), to: &out)
+            case .double(let d):
+                out.append(Tag.double.rawValue)
+                appendLittleEndian(d.bitPattern, to: &out)
+            case .bool(let b): out.append(b ? Tag.boolTrue.rawValue : Tag.boolFalse.rawValue)
+            case .string(var s):
+                out.append(Tag.string.rawValue)
+                s.withUTF8 { u in
+                    appendVarint(UInt64(u.count), to: &out)
+                    out.append(contentsOf: u)
+                }
+            case .date(let d):
+                out.append(Tag.date.rawValue)
+                appendLittleEndian(d.timeIntervalSince1970.bitPattern, to: &out)
+            case .uuid(let u):
+                out.append(Tag.uuid.rawValue)
+                withUnsafeBytes(of: u.uuid) { out.append(contentsOf: $0) }
+            case .bytes(let b):
+                out.append(Tag.bytes.rawValue)
+                appendVarint(UInt64(b.count), to: &out)
+                out.append(contentsOf: b)
+            }
+        }
+    }
+
+    public static func encode(_ values: [Value], schemaVersion: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        encode(values, schemaVersion: schemaVersion, into: &out)
+        return out
+    }
+
+    /// Finds where each field starts (the offset of its tag), checking the whole layout.
+    /// `offsets` is reused to avoid an allocation per record.
+    public static func scan(_ b: UnsafeRawBufferPointer, entity: Entity, schemaVersion: Int,
+                            offsets: inout [Int]) throws {
+        var i = 0
+        guard b.count >= 3, b[0] == format else { throw damaged(entity, "unknown record format") }
+        i = 1
+        guard let version = readVarint(b, &i), version == UInt64(schemaVersion) else {
+            throw damaged(entity, "the record was not written with schema version \(schemaVersion)")
+        }
+        let attributes = entity.attributes
+        guard let count = readVarint(b, &i), count == UInt64(attributes.count) else {
+            throw damaged(entity, "the record has another number of fields than the entity")
+        }
+        offsets.removeAll(keepingCapacity: true)
+        for a in attributes {
+            guard i < b.count, let tag = Tag(rawValue: b[i]) else { throw damaged(entity, "unknown field tag") }
+            offsets.append(i)
+            i += 1
+            let size: Int
+            switch (tag, a.type) {
+            case (.null, _): size = 0
+            case (.int64, .int64):
+                guard readVarint(b, &i) != nil else { throw damaged(entity, "truncated integer") }
+                size = 0
+            case (.double, .double), (.date, .date): size = 8
+            case (.boolFalse, .bool), (.boolTrue, .bool): size = 0
+            case (.uuid, .uuid): size = 16
+            case (.string, .string), (.bytes, .bytes):
+                guard let n = readVarint(b, &i), n <= UInt64(b.count) else { throw damaged(entity, "bad length") }
+                size = Int(n)
+            default:
+                throw damaged(entity, "field '\(a.name)' holds a value of another type")
+            }
+            guard i + size <= b.count else { throw damaged(entity, "truncated field '\(a.name)'") }
+            i += size
+        }
+        guard i == b.count else { throw damaged(entity, "trailing bytes") }
+    }
+
+    /// The value of the field whose tag is at `offset` (as found by `scan`).
+    @inline(__always)
+    public static func value(_ b: UnsafeRawBufferPointer, at offset: Int) -> Value {
+        var i = offset + 1
+        switch Tag(rawValue: b[offset]) {
+        case .null, nil: return .null
+        case .int64:
+            let z = readVarint(b, &i) ?? 0
+            return .int64(Int64(bitPattern: z >> 1) ^ -Int64(bitPattern: z & 1))
+        case .double: return .double(Double(bitPattern: readLittleEndian(b, i)))
+        case .date: return .date(Date(timeIntervalSince1970: Double(bitPattern: readLittleEndian(b, i))))
+        case .boolFalse: return .bool(false)
+        case .boolTrue: return .bool(true)
+        case .uuid: return .uuid(UUID(bytes: b[i..<i + 16])!)
+        case .string:
+            let n = Int(readVarint(b, &i) ?? 0)
+            return .string(String(decoding: UnsafeRawBufferPointer(rebasing: b[i..<i + n]), as: UTF8.self))
+        case .bytes:
+            let n = Int(readVarint(b, &i) ?? 0)
+            return .bytes(Array(b[i..<i + n]))
+        }
+    }
+
+    /// Decodes a whole record.
+    public static func decode(_ b: UnsafeRawBufferPointer, entity: Entity, schemaVersion: Int) throws -> Record {
+        var offsets: [Int] = []
+        offsets.reserveCapacity(entity.attributes.count)
+        try scan(b, entity: entity, schemaVersion: schemaVersion, offsets: &offsets)
+        return Record(entity, values: offsets.map { value(b, at: $0) })
+    }
+
+    // MARK: Internal helpers
+
+    private static func damaged(_ e: Entity, _ what: String) -> StoreError {
+        StoreError(.corrupted, "a stored \(e.name) record is damaged: \(what)")
+    }
+
+    @inline(__always)
+    static func appendVarint(_ v: UInt64, to out: inout [UInt8]) {
+        var v = v
+        while v >= 0x80 {
+            out.append(UInt8(truncatingIfNeeded: v) | 0x80)
+            v >>= 7
+        }
+        out.append(UInt8(v))
+    }
+
+    @inline(__always)
+    static func readVarint(_ b: UnsafeRawBufferPointer, _ i: inout Int) -> UInt64? {
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        while i < b.count, shift < 64 {
+            let byte = b[i]
+            i += 1
+            result |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { return result }
+            shift += 7
+        }
+        return nil
+    }
+
+    @inline(__always)
+    private static func appendLittleEndian(_ u: UInt64, to out: inout [UInt8]) {
+        withUnsafeBytes(of: u.littleEndian) { out.append(contentsOf: $0) }
+    }
+
+    @inline(__always)
+    private static func readLittleEndian(_ b: UnsafeRawBufferPointer, _ i: Int) -> UInt64 {
+        UInt64(littleEndian: b.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+    }
+}
