@@ -97,19 +97,10 @@ struct LMDBLayout: Sendable {
         func text(_ key: String) throws -> String? {
             try txn.get(meta, Array(key.utf8)).map { String(decoding: $0, as: UTF8.self) }
         }
-        guard try text("format") == "1", let version = try text("schema_version"),
-              let fingerprint = try text("schema_fingerprint")
-        else {
-            throw StoreError(.corrupted, "\(path): sb_meta lacks the format or the schema version")
+        guard try text("format") == "1" else {
+            throw StoreError(.corrupted, "\(path): sb_meta has an unknown format")
         }
-        guard version == String(schema.version) else {
-            throw StoreError(.schemaMismatch,
-                             "\(path) was written with schema version \(version); this schema is version \(schema.version) and no migration was given")
-        }
-        guard fingerprint == schema.fingerprint else {
-            throw StoreError(.schemaMismatch,
-                             "\(path) was written with a different schema under the same version \(version); bump the version and migrate")
-        }
+        try schema.checkStored(version: try text("schema_version"), fingerprint: try text("schema_fingerprint"), path: path)
     }
 
     // MARK: Keys

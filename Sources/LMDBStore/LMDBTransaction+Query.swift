@@ -70,11 +70,18 @@ extension LMDBTransaction {
 
     /// Compares an entry's key with the fixed components and the next constraint. Components
     /// cut at the key limit are inconclusive (`maybe`): the record decides.
+    /// A cut key never gives `match`: its order and values are only known from the record.
     private func judge(_ key: UnsafeRawBufferPointer, _ space: KeySpace, _ fixed: [Value], _ next: KeyConstraint?,
                        _ exact: Value?) throws -> Verdict {
         guard let (comps, truncated) = KeyEncoding.decode(key, types: space.types) else {
             throw StoreError(.corrupted, "a key of \(space.name) is not a valid encoding", context: KeyEncoding.describe(Array(key)))
         }
+        let verdict = try judge(comps, truncated, fixed, next, exact)
+        return truncated && verdict == .match ? .maybe : verdict
+    }
+
+    private func judge(_ comps: [Value], _ truncated: Bool, _ fixed: [Value], _ next: KeyConstraint?,
+                       _ exact: Value?) throws -> Verdict {
         let complete = truncated ? max(0, comps.count - 1) : comps.count
         for (i, f) in fixed.enumerated() {
             guard i < complete else { return .maybe }

@@ -33,16 +33,6 @@ enum SQLiteSchemaCheck {
         let read = try db.statement("SELECT value FROM sb_meta WHERE key = ?")
         let version = try read.column(.string, ["schema_version"]).first?.stringValue
         let fingerprint = try read.column(.string, ["schema_fingerprint"]).first?.stringValue
-        guard let version, let fingerprint else {
-            throw StoreError(.corrupted, "\(db.path): sb_meta lacks the schema version")
-        }
-        guard version == String(schema.version) else {
-            throw StoreError(.schemaMismatch,
-                             "\(db.path) was written with schema version \(version); this schema is version \(schema.version) and no migration was given")
-        }
-        guard fingerprint == schema.fingerprint else {
-            throw StoreError(.schemaMismatch,
-                             "\(db.path) was written with a different schema under the same version \(version); bump the version and migrate")
-        }
+        try schema.checkStored(version: version, fingerprint: fingerprint, path: db.path)
     }
 }

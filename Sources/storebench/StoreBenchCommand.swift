@@ -7,10 +7,10 @@ struct StoreBenchCommand: ParsableCommand {
         abstract: "Choose a Swift persistence backend by measurement.",
         discussion: """
             StoreBench runs every backend behind one repository protocol. Today it lists the \
-            built-in backends, runs the conformance kit against them, and writes a Markdown \
+            built-in backends, runs the conformance kit against them, explains query plans and writes a Markdown \
             report; the workload runner (`run`, `compare`) comes next.
             """,
-        subcommands: [ListCommand.self, ConformanceCommand.self, ReportCommand.self]
+        subcommands: [ListCommand.self, ConformanceCommand.self, ExplainCommand.self, ProbeCommand.self, ReportCommand.self]
     )
 }
 

@@ -1,0 +1,139 @@
+import Foundation
+import LMDBStore
+import StoreConformance
+import StoreCore
+import Testing
+
+/// The planner: indexed predicates use their index (checked on the plan the store uses), and
+/// every plan returns what StoreCore's reference evaluator returns.
+@Suite("LMDB query planner")
+struct LMDBPlannerTests {
+    typealias Access = LMDBQueryPlan.Access
+
+    struct Expectation: CustomTestStringConvertible, Sendable {
+        let query: Query
+        let access: Access
+        let filters: Bool
+        let order: LMDBQueryPlan.Order
+        var testDescription: String { "\(query.entity) \(query.predicate) sort \(query.sort.map(\.keyPath.description))" }
+    }
+
+    static let pd = Date(timeIntervalSince1970: 1_700_000_000)
+    static let expectations: [Expectation] = [
+        .init(query: Query("User", where: "id" == 3), access: .primaryKeys(count: 1), filters: false, order: .access),
+        .init(query: Query("User", where: .condition(Condition("id", .in([1, 2, 99])))), access: .primaryKeys(count: 3), filters: false, order: .access),
+        .init(query: Query("User", where: "id" > 2 && "id" <= 1004), access: .primaryRange, filters: false, order: .access),
+        .init(query: Query("User", where: "username" == "ann"), access: .index("User#username"), filters: false, order: .access),
+        .init(query: Query("User", where: "username" ~= .beginsWith("a")), access: .index("User#username"), filters: false, order: .memory),
+        .init(query: Query("User", where: "username" ~= .beginsWith("a", .caseInsensitive)), access: .scan(reverse: false), filters: true, order: .access),
+        .init(query: Query("User", where: "age" == 30 && "score" > 1.0), access: .index("User#age,score"), filters: false, order: .memory),
+        .init(query: Query("User", where: .condition(Condition("age", .between(20, 40)))), access: .index("User#age,score"), filters: false, order: .memory),
+        .init(query: Query("User", where: .condition(Condition("age", .in([20, 30, .null])))), access: .index("User#age,score"), filters: false, order: .memory),
+        .init(query: Query("User", where: "age" == 30 && "displayName" ~= .contains("a")), access: .index("User#age,score"), filters: true, order: .memory),
+        .init(query: Query("User", where: "age" == 30, sort: [SortKey("score")]), access: .index("User#age,score"), filters: false, order: .access),
+        .init(query: Query("Post", sort: [SortKey("createdAt")], limit: 3), access: .index("Post#createdAt"), filters: false, order: .access),
+        .init(query: Query("Post", sort: [SortKey("createdAt", ascending: false)], limit: 3), access: .scan(reverse: false), filters: false, order: .topK(3)),
+        .init(query: Query("Post", where: "published" == true, sort: [SortKey("score")]), access: .index("Post#published,score"), filters: false, order: .access),
+        .init(query: Query("Post", where: "createdAt" >= .date(pd)), access: .index("Post#createdAt"), filters: false, order: .memory),
+        .init(query: Query("User", sort: [SortKey("id", ascending: false)]), access: .scan(reverse: true), filters: false, order: .access),
+        .init(query: Query("User", where: "email" ~= .contains("x")), access: .scan(reverse: false), filters: true, order: .access),
+        .init(query: Query("User", where: "posts.@count" > 1), access: .scan(reverse: false), filters: true, order: .access),
+        .init(query: Query("User", where: "age" > 2.5), access: .scan(reverse: false), filters: true, order: .access),
+        .init(query: Query("User", where: "username" == "ann" || "age" == 3), access: .scan(reverse: false), filters: true, order: .access),
+        .init(query: Query("Tag", where: "name" ~= .beginsWith("t"), limit: 2, offset: 1), access: .primaryRange, filters: false, order: .access),
+        .init(query: Query("Post", where: "author.username" == "ann", sort: [SortKey("title")], limit: 2), access: .scan(reverse: false), filters: true, order: .topK(2)),
+    ]
+
+    @Test("plans: which access, filter and order each query gets", arguments: expectations)
+    func plans(_ x: Expectation) throws {
+        let dir = try TemporaryDirectory("plan")
+        let store = try LMDBStore(directory: dir.url, schema: SocialSchema.make())
+        let plan = try store.plan(x.query)
+        #expect(plan.access == x.access, "\(plan)")
+        #expect(plan.filtersRecords == x.filters, "\(plan)")
+        #expect(plan.order == x.order, "\(plan)")
+    }
+
+    @Test("every planned query returns the reference evaluator's result and count")
+    func resultsMatchReference() throws {
+        let dir = try TemporaryDirectory("plan-results")
+        let store = try LMDBStore(directory: dir.url, schema: SocialSchema.make())
+        try SocialFixture.load(into: store)
+        try SocialFixture.addRandomRecords(into: store, seed: 11, count: 300)
+        try store.read { tx in
+            for x in Self.expectations {
+                for (limit, offset) in [(x.query.limit, x.query.offset), (nil, 0), (5, 2)] {
+                    var q = x.query
+                    q.limit = limit
+                    q.offset = offset
+                    let got = try tx.fetch(q).map(\.id)
+                    let want = try QueryEvaluator().fetch(q, from: tx).map(\.id)
+                    #expect(got == want, "\(x.testDescription) limit \(String(describing: limit)) offset \(offset)")
+                    #expect(try tx.count(q) == want.count, "count of \(x.testDescription)")
+                    var streamed: [Value] = []
+                    try tx.forEach(q) { streamed.append($0.id) }
+                    #expect(streamed == want)
+                }
+            }
+        }
+    }
+}
+
+/// Index keys longer than LMDB's key limit are cut; every query over them still answers
+/// exactly, and unique indexes still tell long values apart.
+@Suite("LMDB long index keys")
+struct LMDBLongKeyTests {
+    static func schema() throws -> Schema {
+        try Schema(version: 1, entities: [
+            EntityDescription("Doc", primaryKey: "id",
+                              attributes: [Attribute("id", .int64), Attribute("title", .string), Attribute("n", .int64)],
+                              indexes: [IndexDescription(["title"], unique: true), IndexDescription(["n", "title"])]),
+        ])
+    }
+
+    @Test("equality, prefix, range, sort and uniqueness on values that share a 600-byte prefix")
+    func longKeys() throws {
+        let dir = try TemporaryDirectory("long")
+        let s = try Self.schema()
+        let store = try LMDBStore(directory: dir.url, schema: s)
+        let doc = s["Doc"]!
+        let stem = String(repeating: "é", count: 300)   // 600 bytes
+        var titles: [String] = []
+        for i in 0..<60 { titles.append(i % 3 == 0 ? "short\(i)" : stem + String(format: "%03d", (i * 37) % 100)) }
+        try store.write { tx in
+            for (i, t) in titles.enumerated() {
+                try tx.insert(try doc.record(["id": .int64(Int64(i)), "title": .string(t), "n": .int64(Int64(i % 4))]))
+            }
+        }
+        // Same long value: conflict. Same 480-byte prefix, other value: fine.
+        expectCategory(.conflict) {
+            try store.write { try $0.insert(try doc.record(["id": 100, "title": .string(titles[1]), "n": 0])) }
+        }
+        try store.write { try $0.insert(try doc.record(["id": 101, "title": .string(stem + "zzz"), "n": 1])) }
+        expectCategory(.conflict) { try store.write { try $0.update("Doc", id: 2, set: ["title": .string(stem + "zzz")]) } }
+
+        let queries: [Query] = [
+            Query("Doc", where: "title" == .string(titles[1])),
+            Query("Doc", where: "title" == .string(stem)),
+            Query("Doc", where: "title" ~= .beginsWith(stem + "0")),
+            Query("Doc", where: "title" ~= .beginsWith(stem)),
+            Query("Doc", where: "title" > .string(stem + "050")),
+            Query("Doc", where: "title" <= .string(stem + "050") && "title" > "short3"),
+            Query("Doc", where: "n" == 2 && "title" >= .string(stem + "020")),
+            Query("Doc", where: "n" == 1, sort: [SortKey("title")]),
+            Query("Doc", sort: [SortKey("title")], limit: 7, offset: 3),
+            Query("Doc", sort: [SortKey("title")], limit: 40),
+        ]
+        try store.read { tx in
+            for q in queries {
+                let want = try QueryEvaluator().fetch(q, from: tx).map(\.id)
+                #expect(try tx.fetch(q).map(\.id) == want, "\(q.predicate) sort \(q.sort.count)")
+                #expect(try tx.count(q) == want.count)
+            }
+        }
+        #expect(try store.plan(queries[0]).access == .index("Doc#title"))
+        let deleted = try store.write { try $0.delete("Doc", where: "title" ~= .beginsWith(stem + "0")) }
+        #expect(deleted == titles.filter { $0.hasPrefix(stem + "0") }.count)
+        #expect(try store.read { try $0.count(Query("Doc", where: "title" ~= .beginsWith(stem + "0"))) } == 0)
+    }
+}
