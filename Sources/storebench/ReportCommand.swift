@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LMDBStore
 import SQLiteStore
 import StoreConformance
 
@@ -22,7 +23,8 @@ struct ReportCommand: ParsableCommand {
         md += "Generated \(ISO8601DateFormatter().string(from: started)) by `storebench report`"
         md += " (\(Machine.buildConfiguration) build) in \(String(format: "%.1f", Date().timeIntervalSince(started))) s.\n\n"
         md += "## Machine and versions\n\n" + Machine.describe().map { "- \($0.0): \($0.1)" }.joined(separator: "\n") + "\n"
-        md += "- SQLite: \(SQLiteStore.libraryVersion)\n\n"
+        md += "- SQLite: \(SQLiteStore.libraryVersion)\n"
+        md += "- LMDB: \(LMDBStore.libraryVersion)\n\n"
         md += "## Conformance\n\n"
         md += "Each backend runs the same \(ConformanceKit.cases.count) cases of the conformance kit"
         md += " (groups: \(ConformanceKit.groups.joined(separator: ", "))). A skip names the missing capability.\n\n"
