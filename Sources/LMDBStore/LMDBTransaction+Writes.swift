@@ -26,11 +26,8 @@ extension LMDBTransaction {
 
     func insert(contentsOf records: [Record]) throws {
         guard let first = records.first else { return }
-        var e = try entity(first.entity.name, forWrite: true)
-        let checked = try records.map { r -> Record in
-            if r.entity != e { e = try entity(r.entity.name, forWrite: true) }
-            return try e.checkedRecord(r)
-        }
+        _ = try entity(first.entity.name, forWrite: true)
+        let checked = try schema.checkedRecords(records)
         try atomically {
             for r in checked { try insertChecked(r.entity, r) }
         }

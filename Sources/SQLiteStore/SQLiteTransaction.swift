@@ -146,11 +146,8 @@ final class SQLiteTransaction: WriteTransaction {
 
     func insert(contentsOf records: [Record]) throws {
         guard let first = records.first else { return }
-        var e = try entity(first.entity.name, forWrite: true)
-        let checked = try records.map { r -> Record in
-            if r.entity != e { e = try entity(r.entity.name, forWrite: true) }
-            return try e.checkedRecord(r)
-        }
+        _ = try entity(first.entity.name, forWrite: true)
+        let checked = try schema.checkedRecords(records)
         try db.atomically {
             for r in checked { try db.statement(mapping.sql(r.entity).insert).execute(r.values) }
         }

@@ -88,3 +88,15 @@ extension Entity {
 enum UUIDParsing {
     static func parse(_ s: String) -> UUID? { UUID(uuidString: s) }
 }
+
+extension Schema {
+    /// Checks records of any entities of this schema (see `Entity.checkedRecord`) and returns
+    /// them in stored form, each bound to this schema's entity: what a batch insert validates
+    /// before it writes anything.
+    public func checkedRecords(_ records: [Record]) throws -> [Record] {
+        try records.map { r in
+            let e = try entity(r.entity.name)
+            return Record(e, values: try e.checkedRecord(r).values)
+        }
+    }
+}
