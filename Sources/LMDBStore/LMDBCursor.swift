@@ -39,11 +39,4 @@ final class LMDBCursor {
         try LMDBError.check(rc, "cannot position a cursor", key: KeyEncoding.describe(seek))
         return true
     }
-
-    /// Number of values at the current key of a dupsort database.
-    func duplicates() throws -> Int {
-        var n = 0
-        try LMDBError.check(mdb_cursor_count(handle, &n), "cannot count duplicates")
-        return n
-    }
 }

@@ -70,7 +70,4 @@ final class LMDBEnvironment: @unchecked Sendable {
     func sync() {
         if let h = handle { mdb_env_sync(h, 1) }
     }
-
-    /// The longest key LMDB accepts in this build (511 by default).
-    var maxKeySize: Int { handle.map { Int(mdb_env_get_maxkeysize($0)) } ?? 511 }
 }

@@ -25,7 +25,6 @@ struct LMDBLayout: Sendable {
     let indexes: [[Index]]                 // by entity index
     let relationships: [[MDB_dbi]]         // by entity index, then relationship position
     let inverses: [[MDB_dbi]]              // the inverse side's database, same positions
-    let meta: MDB_dbi
 
     /// Index keys longer than this are cut (LMDB's keys are at most 511 bytes); a key of this
     /// length may be truncated and its candidates are rechecked against the record.
@@ -90,7 +89,7 @@ struct LMDBLayout: Sendable {
                 return relationships[d.index][d.relationships.firstIndex { $0.name == inv.name }!]
             }
         }
-        return LMDBLayout(primary: primary, indexes: indexes, relationships: relationships, inverses: inverses, meta: metaDBI)
+        return LMDBLayout(primary: primary, indexes: indexes, relationships: relationships, inverses: inverses)
     }
 
     private static func checkMeta(_ txn: LMDBTxn, _ meta: MDB_dbi, schema: Schema, path: String) throws {

@@ -39,9 +39,6 @@ public struct LMDBQueryPlan: Sendable, CustomStringConvertible {
     public let filtersRecords: Bool
     public let order: Order
 
-    /// True when a count needs no record at all (every condition answered by keys).
-    public var countsFromKeys: Bool { !filtersRecords }
-
     public var description: String {
         var s = "\(entity): "
         switch access {

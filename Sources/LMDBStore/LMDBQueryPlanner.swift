@@ -127,10 +127,7 @@ enum LMDBQueryPlanner {
         }
 
         // Sort keys that matter: drop those fixed by a top-level `==`.
-        let constant = Set(conjuncts.indices.compactMap { i -> Int? in
-            guard let (o, u) = classify(conjuncts[i], e), case .equal = u else { return nil }
-            return o
-        })
+        let constant = Set(usable.filter { $0.value.contains { if case .equal = $0.kind { true } else { false } } }.keys)
         let sort = q.sort.filter { k in
             guard k.path.steps.isEmpty, case .attribute(_, let o, _) = k.path.terminal else { return true }
             return !constant.contains(o)

@@ -110,24 +110,31 @@ extension LMDBTransaction {
         }
     }
 
+    /// Walks the candidates of a plan that satisfy its predicate: the conditions the access
+    /// left over, or the whole predicate for a candidate from a cut key. `row` points at the
+    /// candidate's record whenever one was read (always when `needRecords`).
+    func walkMatches(_ plan: QueryPlan, row: LMDBRow, needRecords: Bool,
+                     _ visit: (_ key: UnsafeRawBufferPointer, _ record: UnsafeRawBufferPointer?, _ recheck: Bool) throws -> Bool) throws {
+        let evaluator = QueryEvaluator()
+        try walk(plan, needRecords: needRecords || plan.residual != nil) { key, record, recheck in
+            let filter = recheck ? plan.query.predicate : plan.residual
+            if needRecords || filter != nil { try row.point(at: record!) }
+            if let filter, try !evaluator.matches(filter, row, in: self) { return true }
+            return try visit(key, record, recheck)
+        }
+    }
+
     /// Streams the matching rows of a plan, in order, after offset and limit. The row view is
     /// re-pointed for every row.
-    func select(_ plan: QueryPlan, materialize: Bool, _ body: (LMDBRow) throws -> Void) throws {
+    func select(_ plan: QueryPlan, _ body: (LMDBRow) throws -> Void) throws {
         let q = plan.query
         if q.limit == 0 { return }
         let row = LMDBRow(entity: q.entity, schemaVersion: schema.version)
-        let evaluator = QueryEvaluator()
-        func accepts(_ recheck: Bool) throws -> Bool {
-            guard let p = recheck ? q.predicate : plan.residual else { return true }
-            return try evaluator.matches(p, row, in: self)
-        }
 
         if plan.orderFromAccess {
             var skip = q.offset, remaining = q.limit ?? Int.max, fellBack = false
             var buffered: [UnsafeRawBufferPointer] = []
-            try walk(plan, needRecords: true) { _, record, recheck in
-                try row.point(at: record!)
-                guard try accepts(recheck) else { return true }
+            try walkMatches(plan, row: row, needRecords: true) { _, record, recheck in
                 if recheck && plan.orderMayTruncate { fellBack = true; return false }
                 if skip > 0 { skip -= 1; return true }
                 if plan.orderMayTruncate { buffered.append(record!) } else { try body(row) }
@@ -144,6 +151,7 @@ extension LMDBTransaction {
         // stay valid for the whole transaction (nothing writes while this runs).
         typealias Item = (record: UnsafeRawBufferPointer, keys: [Value], id: Value)
         let sort = q.sort
+        let evaluator = QueryEvaluator()
         var heap = BoundedHeap<Item>(capacity: q.limit.map { q.offset + $0 }) { a, b in
             for (i, k) in sort.enumerated() {
                 let c = Value.compare(a.keys[i], b.keys[i])
@@ -151,9 +159,7 @@ extension LMDBTransaction {
             }
             return Value.compare(a.id, b.id) == .orderedAscending
         }
-        try walk(plan, needRecords: true) { _, record, recheck in
-            try row.point(at: record!)
-            guard try accepts(recheck) else { return true }
+        try walkMatches(plan, row: row, needRecords: true) { _, record, _ in
             let keys = try sort.map { QueryEvaluator.sortValue(try evaluator.value($0.path, row, in: self), $0.options) }
             heap.insert((record!, keys, row.id))
             return true
@@ -173,13 +179,7 @@ extension LMDBTransaction {
         if plan.residual == nil, case .scan = plan.access {
             n = try txn.entries(layout.primary[q.entity.index])
         } else {
-            let row = LMDBRow(entity: q.entity, schemaVersion: schema.version)
-            let evaluator = QueryEvaluator()
-            try walk(plan, needRecords: plan.residual != nil) { _, record, recheck in
-                if let p = recheck ? q.predicate : plan.residual {
-                    try row.point(at: record!)
-                    guard try evaluator.matches(p, row, in: self) else { return true }
-                }
+            try walkMatches(plan, row: LMDBRow(entity: q.entity, schemaVersion: schema.version), needRecords: false) { _, _, _ in
                 n += 1
                 return n < cap
             }
@@ -191,12 +191,7 @@ extension LMDBTransaction {
     func matchingKeys(_ e: Entity, _ predicate: StorePredicate) throws -> [[UInt8]] {
         let plan = LMDBQueryPlanner.plan(try schema.resolve(Query(e.name, where: predicate)), layout: layout)
         var keys: [[UInt8]] = []
-        try walk(plan, needRecords: plan.residual != nil) { key, record, recheck in
-            if let p = recheck ? plan.query.predicate : plan.residual {
-                let row = LMDBRow(entity: e, schemaVersion: schema.version)
-                try row.point(at: record!)
-                guard try QueryEvaluator().matches(p, row, in: self) else { return true }
-            }
+        try walkMatches(plan, row: LMDBRow(entity: e, schemaVersion: schema.version), needRecords: false) { key, _, _ in
             keys.append(Array(key))
             return true
         }

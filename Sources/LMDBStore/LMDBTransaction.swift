@@ -82,13 +82,6 @@ final class LMDBTransaction: WriteTransaction {
         try RecordCodec.decode(b, entity: e, schemaVersion: schema.version)
     }
 
-    func requireRecord(_ e: Entity, _ key: Value) throws -> Record {
-        guard let b = try recordBytes(e, primaryKey(key)) else {
-            throw StoreError(.notFound, "\(e.name) \(key) does not exist")
-        }
-        return try decode(e, b)
-    }
-
     /// The encoded keys stored under `key` in a relationship database, in key order.
     func linkedKeys(_ dbi: MDB_dbi, _ key: [UInt8]) throws -> [[UInt8]] {
         let c = try LMDBCursor(txn, dbi)
@@ -110,7 +103,7 @@ final class LMDBTransaction: WriteTransaction {
         try checkActive()
         let plan = LMDBQueryPlanner.plan(try schema.resolve(query), layout: layout)
         var out: [Record] = []
-        try select(plan, materialize: true) { out.append($0.record()) }
+        try select(plan) { out.append($0.record()) }
         return out
     }
 
@@ -120,10 +113,10 @@ final class LMDBTransaction: WriteTransaction {
         // Inside a write the body may change what the cursor walks: hand out owned records.
         if isWritable {
             var rows: [Record] = []
-            try select(plan, materialize: true) { rows.append($0.record()) }
+            try select(plan) { rows.append($0.record()) }
             for r in rows { try body(r) }
         } else {
-            try select(plan, materialize: false) { try body($0) }
+            try select(plan) { try body($0) }
         }
     }
 
