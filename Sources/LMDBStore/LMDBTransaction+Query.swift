@@ -113,13 +113,21 @@ extension LMDBTransaction {
     /// Walks the candidates of a plan that satisfy its predicate: the conditions the access
     /// left over, or the whole predicate for a candidate from a cut key. `row` points at the
     /// candidate's record whenever one was read (always when `needRecords`).
+    @inline(__always)
     func walkMatches(_ plan: QueryPlan, row: LMDBRow, needRecords: Bool,
                      _ visit: (_ key: UnsafeRawBufferPointer, _ record: UnsafeRawBufferPointer?, _ recheck: Bool) throws -> Bool) throws {
         let evaluator = QueryEvaluator()
-        try walk(plan, needRecords: needRecords || plan.residual != nil) { key, record, recheck in
-            let filter = recheck ? plan.query.predicate : plan.residual
-            if needRecords || filter != nil { try row.point(at: record!) }
-            if let filter, try !evaluator.matches(filter, row, in: self) { return true }
+        let residual = plan.residual, whole = plan.query.predicate
+        try walk(plan, needRecords: needRecords || residual != nil) { key, record, recheck in
+            if recheck {
+                try row.point(at: record!)
+                guard try evaluator.matches(whole, row, in: self) else { return true }
+            } else if let residual {
+                try row.point(at: record!)
+                guard try evaluator.matches(residual, row, in: self) else { return true }
+            } else if needRecords {
+                try row.point(at: record!)
+            }
             return try visit(key, record, recheck)
         }
     }
@@ -130,11 +138,20 @@ extension LMDBTransaction {
         let q = plan.query
         if q.limit == 0 { return }
         let row = LMDBRow(entity: q.entity, schemaVersion: schema.version)
+        let evaluator = QueryEvaluator()
+        // The scan's hot path: filtering inlined here rather than through `walkMatches`
+        // (one closure layer less per row, measurably faster on full scans).
+        func accepts(_ recheck: Bool) throws -> Bool {
+            guard let p = recheck ? q.predicate : plan.residual else { return true }
+            return try evaluator.matches(p, row, in: self)
+        }
 
         if plan.orderFromAccess {
             var skip = q.offset, remaining = q.limit ?? Int.max, fellBack = false
             var buffered: [UnsafeRawBufferPointer] = []
-            try walkMatches(plan, row: row, needRecords: true) { _, record, recheck in
+            try walk(plan, needRecords: true) { _, record, recheck in
+                try row.point(at: record!)
+                guard try accepts(recheck) else { return true }
                 if recheck && plan.orderMayTruncate { fellBack = true; return false }
                 if skip > 0 { skip -= 1; return true }
                 if plan.orderMayTruncate { buffered.append(record!) } else { try body(row) }
@@ -151,7 +168,6 @@ extension LMDBTransaction {
         // stay valid for the whole transaction (nothing writes while this runs).
         typealias Item = (record: UnsafeRawBufferPointer, keys: [Value], id: Value)
         let sort = q.sort
-        let evaluator = QueryEvaluator()
         var heap = BoundedHeap<Item>(capacity: q.limit.map { q.offset + $0 }) { a, b in
             for (i, k) in sort.enumerated() {
                 let c = Value.compare(a.keys[i], b.keys[i])
@@ -159,7 +175,9 @@ extension LMDBTransaction {
             }
             return Value.compare(a.id, b.id) == .orderedAscending
         }
-        try walkMatches(plan, row: row, needRecords: true) { _, record, _ in
+        try walk(plan, needRecords: true) { _, record, recheck in
+            try row.point(at: record!)
+            guard try accepts(recheck) else { return true }
             let keys = try sort.map { QueryEvaluator.sortValue(try evaluator.value($0.path, row, in: self), $0.options) }
             heap.insert((record!, keys, row.id))
             return true
