@@ -3,11 +3,12 @@ import PackageDescription
 
 let package = Package(
     name: "StoreBench",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "StoreCore", targets: ["StoreCore"]),
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
         .library(name: "LMDBStore", targets: ["LMDBStore"]),
+        .library(name: "ObjectGraph", targets: ["ObjectGraph"]),
         .library(name: "StoreConformance", targets: ["StoreConformance"]),
         .executable(name: "storebench", targets: ["storebench"]),
     ],
@@ -34,6 +35,9 @@ let package = Package(
         .target(name: "SQLiteStore", dependencies: ["StoreCore", "CSQLite"]),
         .target(name: "LMDBStore", dependencies: ["StoreCore", "CLMDB"]),
 
+        // Core Data / Realm-style object graph over any Repository (never a concrete backend).
+        .target(name: "ObjectGraph", dependencies: ["StoreCore"]),
+
         // The conformance kit every backend runs.
         .target(name: "StoreConformance", dependencies: ["StoreCore"]),
 
@@ -41,7 +45,7 @@ let package = Package(
         .executableTarget(
             name: "storebench",
             dependencies: [
-                "StoreCore", "SQLiteStore", "LMDBStore", "StoreConformance",
+                "StoreCore", "SQLiteStore", "LMDBStore", "ObjectGraph", "StoreConformance",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -49,6 +53,7 @@ let package = Package(
         .testTarget(name: "StoreCoreTests", dependencies: ["StoreCore", "StoreConformance"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "StoreConformance", "CSQLite"]),
         .testTarget(name: "LMDBStoreTests", dependencies: ["LMDBStore", "StoreConformance", "CLMDB"]),
+        .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "SQLiteStore", "LMDBStore", "StoreConformance"]),
         .testTarget(name: "StoreConformanceTests", dependencies: ["StoreConformance", "SQLiteStore"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 import LMDBStore
+import ObjectGraph
 import SQLiteStore
 import StoreCore
 
@@ -8,6 +9,8 @@ enum BuiltinBackends {
     static let all: [BackendDescriptor] = [
         SQLiteStore.descriptor,
         LMDBStore.descriptor,
+        ObjectGraph.descriptor(over: SQLiteStore.descriptor),
+        ObjectGraph.descriptor(over: LMDBStore.descriptor),
     ]
 
     static func named(_ name: String) -> BackendDescriptor? { all.first { $0.name == name } }

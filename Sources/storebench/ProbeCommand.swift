@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ObjectGraph
 import StoreCore
 
 /// A quick side-by-side measurement until the workload runner (`run`) lands: bulk insert,
@@ -78,6 +79,42 @@ struct ProbeCommand: ParsableCommand {
             let ns = results.map { $0.1[i].1 / Double($0.1[i].2) * 1e9 }
             let cells = ns.map { String(format: "%.0f", $0) } + ns.dropFirst().map { String(format: "%.2f×", $0 / ns[0]) }
             print("| \(op.0) | " + cells.joined(separator: " | ") + " |")
+        }
+        try probeContexts(schema, rows, keys: keys, results: results)
+    }
+
+    /// For each object-graph backend: a fetch served by a context's identity map and an
+    /// insert-and-save of every record through a context, against the plain stores' figures.
+    private func probeContexts(_ schema: Schema, _ rows: [Record], keys: [Value], results: [(String, [(String, Double, Int)])]) throws {
+        let graphs = backendOptions.selected.filter { $0.hasPrefix("objectgraph+") }
+        guard !graphs.isEmpty else { return }
+        func perOp(_ backend: String, _ op: Int) -> Double? {
+            results.first { $0.0 == backend }.map { $0.1[op].1 / Double($0.1[op].2) * 1e9 }
+        }
+        print("")
+        print("| object graph | identity-map fetch ns/op | ÷ sqlite read by key | context insert + save ns/op | ÷ its store's bulk insert |")
+        print("|---|---:|---:|---:|---:|")
+        for name in graphs {
+            let storeName = String(name.dropFirst("objectgraph+".count))
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("storebench-probe-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let graph = try BuiltinBackends.named(name)!.open(schema, dir, StoreOptions(durability: durability))
+            defer { try? graph.close() }
+            guard let graph = graph as? ObjectGraph else { continue }
+            FileHandle.standardError.write(Data("probe: \(name) context…\n".utf8))
+            let context = graph.newContext()
+            let insert = try time {
+                for r in rows { try context.insert(r) }
+                try context.save()
+            }
+            let held = try context.fetch(Query("Item"))
+            let hit = try best { for k in keys { _ = try context.object("Item", id: k) } }
+            precondition(held.count == rows.count)
+            let hitNs = hit / Double(keys.count) * 1e9
+            let insertNs = insert / Double(rows.count) * 1e9
+            let fmt = { (x: Double?) in x.map { String(format: "%.2f×", $0) } ?? "—" }
+            print("| \(name) | \(String(format: "%.0f", hitNs)) | \(fmt(perOp("sqlite", 1).map { hitNs / $0 })) | "
+                  + "\(String(format: "%.0f", insertNs)) | \(fmt(perOp(storeName, 0).map { insertNs / $0 })) |")
         }
     }
 

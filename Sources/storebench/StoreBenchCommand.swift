@@ -10,7 +10,7 @@ struct StoreBenchCommand: ParsableCommand {
             built-in backends, runs the conformance kit against them, explains query plans and writes a Markdown \
             report; the workload runner (`run`, `compare`) comes next.
             """,
-        subcommands: [ListCommand.self, ConformanceCommand.self, ExplainCommand.self, ProbeCommand.self, ReportCommand.self]
+        subcommands: [ListCommand.self, ConformanceCommand.self, ExplainCommand.self, ProbeCommand.self, GraphMemoryCommand.self, ReportCommand.self]
     )
 }
 

@@ -1,0 +1,102 @@
+import StoreCore
+
+extension ObjectContext {
+    /// Merges the changes other contexts of this graph have saved since the last merge into the
+    /// registered objects, then tells this context's observers. Runs before each fetch and
+    /// save when `automaticallyMergesChanges` is on.
+    ///
+    /// - Deleted records: their objects leave the context (unsaved edits of them are dropped).
+    /// - Updated records: unmodified objects turn into faults (they reload on next touch);
+    ///   objects with unsaved edits reload now and keep or lose edits by `mergePolicy`.
+    /// - Changed relationships reload on next access; unsaved link changes are kept.
+    public func mergeChanges() throws {
+        let batches = inbox.drain()
+        guard !batches.isEmpty else { return }
+        var all = SavedChanges()
+        for c in batches { all.merge(c) }
+        try apply(all)
+        notifyObservers(all)
+    }
+
+    func mergeIfAutomatic() throws {
+        if automaticallyMergesChanges, !isNotifying, binding.isRepository { try mergeChanges() }
+    }
+
+    /// Brings registered objects up to date with changes already in the store.
+    func apply(_ c: SavedChanges) throws {
+        for id in c.deleted {
+            if let o = registered(id) { invalidate(o) }
+            if let o = deleted[id] { invalidate(o) }
+        }
+        for (id, keys) in c.updated {
+            guard let o = registered(id) else { continue }
+            if o.slots != nil {
+                for r in model.relationships[o.entity.index] where keys.contains(r.name) { o.slots![r.index].loaded = nil }
+            }
+            guard o.values != nil, keys.contains(where: { o.entity.ordinal(of: $0) != nil }) else { continue }
+            if o.changedOrdinals.isEmpty, o.state == .saved {
+                o.values = nil
+                o.committed = nil
+                continue
+            }
+            try reload(o, keepingEditsExcept: mergePolicy == .storeWins ? keys : [])
+        }
+        if c.mayAffectUnlisted {
+            for (_, w) in registry {
+                guard let o = w.object, o.state == .saved else { continue }
+                if !o.hasChanges {
+                    o.values = nil
+                    o.committed = nil
+                    o.slots = nil
+                } else if o.slots != nil {
+                    for i in o.slots!.indices { o.slots![i].loaded = nil }
+                }
+            }
+        }
+    }
+
+    /// Reloads an edited object: the stored values become its saved state; unsaved edits stay,
+    /// except those of the named attributes.
+    private func reload(_ o: ManagedObject, keepingEditsExcept overridden: Set<String>) throws {
+        guard let r = try withRead({ try $0.fetch(o.entity.name, id: o.id) }) else {
+            invalidate(o)
+            return
+        }
+        var values = r.values
+        for i in o.changedOrdinals {
+            if overridden.contains(o.entity.attributes[i].name) {
+                o.changedOrdinals.remove(i)
+            } else {
+                values[i] = o.values![i]
+            }
+        }
+        o.values = values
+        o.committed = r.values
+    }
+
+    // MARK: - Refreshing
+
+    /// Turns an unmodified object back into a fault (attributes and relationships reload on
+    /// next touch) so its memory can go. An object with unsaved changes is left as it is.
+    public func refresh(_ object: ManagedObject) {
+        guard object.context === self, object.state == .saved, !object.hasChanges else { return }
+        object.values = nil
+        object.committed = nil
+        object.slots = nil
+    }
+
+    /// Drops every unsaved change (`rollback()`), turns every registered object into a fault,
+    /// and forgets released objects: memory held by the context goes back to what the caller
+    /// still references.
+    public func reset() {
+        rollback()
+        for (_, w) in registry {
+            if let o = w.object { refresh(o) }
+        }
+        purgeRegistry()
+    }
+}
+
+extension StoreBinding {
+    var isRepository: Bool { if case .repository = self { true } else { false } }
+}

@@ -1,0 +1,108 @@
+import StoreCore
+
+/// What a results observer receives.
+public enum ResultsChange {
+    /// The results when observation starts.
+    case initial([ManagedObject])
+    /// The results after a save or merge changed them, with the change from the previous ones.
+    case update([ManagedObject], CollectionChange)
+    /// Re-running the query failed; observation goes on.
+    case error(any Error)
+}
+
+/// What an object observer receives.
+public enum ObjectChange: Sendable, Hashable {
+    /// Saved changes of these attributes and relationships.
+    case changed(keys: [String])
+    /// The object's record was deleted; observation ends.
+    case deleted
+}
+
+/// Keeps an observation alive; it stops when this is released or `cancel()` is called.
+public final class ObservationToken {
+    private weak var context: ObjectContext?
+    private let id: Int
+
+    init(context: ObjectContext, id: Int) {
+        self.context = context
+        self.id = id
+    }
+
+    public func cancel() {
+        context?.resultsObservers[id] = nil
+        context?.objectObservers[id] = nil
+    }
+
+    deinit { cancel() }
+}
+
+struct ResultsObserver {
+    let query: Query
+    var last: [ObjectID]
+    let handler: (ResultsChange) -> Void
+}
+
+struct ObjectObserver {
+    let object: ManagedObject
+    let handler: (ObjectChange) -> Void
+}
+
+extension ObjectContext {
+    /// Observes a query: `handler` gets the initial results at once, then, after each save of
+    /// this context and each merge of other contexts' saves that changes the results, the new
+    /// results and a `CollectionChange` (deletions, insertions, modifications).
+    ///
+    /// ```swift
+    /// let token = try context.observe(Query("User", sort: [.asc("username")])) { change in
+    ///     if case .update(_, let c) = change { table.apply(c.deletions, c.insertions, c.modifications) }
+    /// }
+    /// ```
+    ///
+    /// Handlers run on the context's thread, inside the call that saved or merged.
+    public func observe(_ query: Query, _ handler: @escaping (ResultsChange) -> Void) throws -> ObservationToken {
+        let objects = try fetch(query)
+        let id = nextObserverID
+        nextObserverID += 1
+        resultsObservers[id] = ResultsObserver(query: query, last: objects.map(\.objectID), handler: handler)
+        handler(.initial(objects))
+        return ObservationToken(context: self, id: id)
+    }
+
+    /// Observes one object: `handler` gets the names of changed keys after each save or merge
+    /// that changed it, or `.deleted` once.
+    public func observe(_ object: ManagedObject, _ handler: @escaping (ObjectChange) -> Void) throws -> ObservationToken {
+        try checkOwned(object)
+        let id = nextObserverID
+        nextObserverID += 1
+        objectObservers[id] = ObjectObserver(object: object, handler: handler)
+        return ObservationToken(context: self, id: id)
+    }
+
+    func notifyObservers(_ c: SavedChanges) {
+        isNotifying = true
+        defer { isNotifying = false }
+        for (id, var o) in resultsObservers.sorted(by: { $0.key < $1.key }) {
+            let objects: [ManagedObject]
+            do {
+                objects = try fetch(o.query)
+            } catch {
+                o.handler(.error(error))
+                continue
+            }
+            let new = objects.map(\.objectID)
+            let change = CollectionChange.between(old: o.last, new: new) { c.updated[$0] != nil || c.mayAffectUnlisted }
+            o.last = new
+            resultsObservers[id] = o
+            if !change.isEmpty { o.handler(.update(objects, change)) }
+        }
+        for (id, o) in objectObservers.sorted(by: { $0.key < $1.key }) {
+            let oid = o.object.objectID
+            if c.deleted.contains(oid) {
+                objectObservers[id] = nil
+                o.handler(.deleted)
+            } else if let keys = c.updated[oid] {
+                o.handler(.changed(keys: keys.sorted()))
+            }
+        }
+    }
+}

@@ -1,0 +1,372 @@
+import StoreCore
+
+/// A scratch pad of live objects over an `ObjectGraph`'s store: Core Data's managed object
+/// context, Realm's thread-confined view.
+///
+/// - One object per record (an identity map): fetching a record twice gives the same instance.
+/// - Objects load lazily (faults) and are held weakly unless they have unsaved changes, so
+///   objects nothing references are released; `refresh`/`reset` turn objects back into faults.
+/// - Changes are tracked; `save()` writes them in one store transaction, `rollback()` drops them.
+/// - Saved changes of other contexts of the same graph are merged in (see `mergePolicy`).
+///
+/// ```swift
+/// let context = graph.newContext()
+/// let ann = try context.insert("User", ["id": 1, "username": "ann"])
+/// let post = try context.insert("Post", ["id": 7, "title": "Hi"])
+/// try post.setRelated("author", to: ann)         // ann.related("posts") contains post at once
+/// try context.save()
+/// let same = try context.object("User", id: 1)   // === ann, no store access
+/// ```
+///
+/// Threading: a context and its objects belong to one thread at a time (they are not
+/// `Sendable`). Use one context per thread and pass `ObjectID`s between them.
+public final class ObjectContext {
+    public let graph: ObjectGraph
+    /// How merged changes from other contexts meet unsaved edits of the same attribute.
+    public var mergePolicy: MergePolicy
+    /// Merge other contexts' saved changes before each fetch and save (default true);
+    /// otherwise call `mergeChanges()`.
+    public var automaticallyMergesChanges = true
+
+    let model: GraphModel
+    let binding: StoreBinding
+    let inbox = ContextInbox()
+    /// Every live object by identity, held weakly.
+    var registry: [ObjectID: WeakObject] = [:]
+    /// Inserted and updated objects, held strongly until saved or rolled back.
+    var changed: [ObjectID: ManagedObject] = [:]
+    /// Objects deleted since the last save, held strongly.
+    var deleted: [ObjectID: ManagedObject] = [:]
+    /// The store transaction reads use while one is open.
+    var activeRead: (any ReadTransaction)?
+    var purgeAt = 4096
+    /// For a context bound to a store write: the first storage error after a partial save.
+    var poison: (any Error)?
+    /// For a context bound to a store write: what its saves changed, published after commit.
+    var boundChanges = SavedChanges()
+    var resultsObservers: [Int: ResultsObserver] = [:]
+    var objectObservers: [Int: ObjectObserver] = [:]
+    var nextObserverID = 0
+    /// Set while observers run, so re-running their queries does not merge again.
+    var isNotifying = false
+
+    init(graph: ObjectGraph, binding: StoreBinding, mergePolicy: MergePolicy) {
+        self.graph = graph
+        self.model = graph.model
+        self.binding = binding
+        self.mergePolicy = mergePolicy
+        switch binding {
+        case .repository: graph.register(inbox)
+        case .read(let tx): activeRead = tx
+        case .write(let tx): activeRead = tx
+        }
+    }
+
+    deinit { graph.unregister(inbox) }
+
+    public var schema: Schema { graph.schema }
+
+    /// How many objects are registered and alive.
+    public var registeredObjectCount: Int { registry.values.count { $0.object != nil } }
+
+    // MARK: - Creating and finding objects
+
+    /// Inserts a new object with named values (defaults for the rest). Types are checked at
+    /// once; required attributes and uniqueness are checked by `save()`.
+    @discardableResult
+    public func insert(_ entity: String, _ values: [String: Value]) throws -> ManagedObject {
+        try insert(try schema.entity(entity).record(values))
+    }
+
+    /// Inserts a new object from a record of this graph's schema.
+    @discardableResult
+    public func insert(_ record: Record) throws -> ManagedObject {
+        let e = try schema.entity(record.entity.name)
+        guard record.values.count == e.attributes.count else {
+            throw StoreError(.invalidValue, "\(e.name) has \(e.attributes.count) attributes but the record has \(record.values.count) values")
+        }
+        var values = record.values
+        for i in values.indices where !values[i].isNull || i == e.primaryKeyOrdinal {
+            values[i] = try e.checkedValue(values[i], forOrdinal: i)
+        }
+        let id = ObjectID(e, values[e.primaryKeyOrdinal])
+        if registry[id]?.object != nil {
+            throw StoreError(.conflict, "\(id) is already in this context", context: "\(id)")
+        }
+        let o = ManagedObject(id, context: self, state: .inserted, values: values)
+        register(o)
+        changed[id] = o
+        return o
+    }
+
+    /// The object for a record, loading it when it is not registered; nil when no such record.
+    public func object(_ entity: String, id: Value) throws -> ManagedObject? {
+        try object(objectID(entity, id))
+    }
+
+    /// The object for an object ID (e.g. one from another context), loaded; nil when absent.
+    public func object(_ id: ObjectID) throws -> ManagedObject? {
+        try mergeIfAutomatic()
+        return try existingObject(id)
+    }
+
+    /// Internal: `object(_:)` without merging first.
+    func existingObject(_ id: ObjectID) throws -> ManagedObject? {
+        if let o = registered(id) {
+            if o.isFault {
+                guard let r = try withRead({ try $0.fetch(id.entity.name, id: id.key) }) else {
+                    invalidate(o)
+                    return nil
+                }
+                o.load(r.values)
+            }
+            return o
+        }
+        if deleted[id] != nil { return nil }
+        guard let r = try withRead({ try $0.fetch(id.entity.name, id: id.key) }) else { return nil }
+        return object(for: r)
+    }
+
+    /// The object for a record without reading the store: registered, or a new fault that
+    /// loads on first touch (and fails with `notFound` then if there is no such record).
+    public func fault(_ entity: String, id: Value) throws -> ManagedObject {
+        fault(try objectID(entity, id))
+    }
+
+    /// An object ID of this graph's schema, the key checked and in stored form.
+    public func objectID(_ entity: String, _ id: Value) throws -> ObjectID {
+        let e = try schema.entity(entity)
+        return ObjectID(e, try e.checkedKey(id))
+    }
+
+    // MARK: - Deleting
+
+    /// Marks an object deleted and applies its relationships' delete rules in the graph:
+    /// nullify unlinks, cascade deletes the related objects, deny is checked by `save()`.
+    /// Deleting a deleted object does nothing.
+    public func delete(_ object: ManagedObject) throws {
+        try checkOwned(object)
+        guard object.state == .saved || object.state == .inserted else { return }
+        // Read everything the rules need first, so a failed read changes nothing.
+        var doomed: [ManagedObject] = []
+        var seen: Set<ObjectID> = []
+        var stack = [object]
+        while let o = stack.popLast() {
+            guard seen.insert(o.objectID).inserted else { continue }
+            doomed.append(o)
+            for r in model.relationships[o.entity.index] where r.relationship.deleteRule == .cascade {
+                for k in try relatedKeys(o, r) {
+                    let t = fault(ObjectID(r.destination, k))
+                    if t.state == .saved || t.state == .inserted { stack.append(t) }
+                }
+            }
+            for r in model.relationships[o.entity.index] { _ = try relatedKeys(o, r) }
+        }
+        for o in doomed where o.state == .inserted && deleted[o.objectID] != nil {
+            for r in model.relationships[o.entity.index] where r.relationship.deleteRule == .deny && !(o.slots?[r.index].current.isEmpty ?? true) {
+                throw StoreError(.constraintViolation, "cannot delete \(o.objectID): \(r.name) has related records and its delete rule is deny",
+                                 context: "\(o.objectID)")
+            }
+        }
+        for o in doomed {
+            for r in model.relationships[o.entity.index] where r.relationship.deleteRule != .deny {
+                for k in o.slots![r.index].current { unlinkPair(o, r, fault(ObjectID(r.destination, k))) }
+            }
+            registry[o.objectID] = nil
+            changed[o.objectID] = nil
+            if o.state == .inserted {
+                let keepsDenyLinks = model.relationships[o.entity.index].contains {
+                    $0.relationship.deleteRule == .deny && !(o.slots?[$0.index].current.isEmpty ?? true)
+                }
+                // Kept until the save only to refuse it by its deny rule; nothing to write.
+                if keepsDenyLinks && deleted[o.objectID] == nil {
+                    o.neverStored = true
+                    o.state = .deleted
+                    deleted[o.objectID] = o
+                } else {
+                    o.state = .invalidated
+                }
+            } else {
+                o.state = .deleted
+                deleted[o.objectID] = o
+            }
+        }
+    }
+
+    // MARK: - Internal: registry
+
+    struct WeakObject {
+        weak var object: ManagedObject?
+    }
+
+    func registered(_ id: ObjectID) -> ManagedObject? { registry[id]?.object }
+
+    func register(_ o: ManagedObject) {
+        registry[o.objectID] = WeakObject(object: o)
+        if registry.count >= purgeAt { purgeRegistry() }
+    }
+
+    /// Drops the entries of released objects.
+    func purgeRegistry() {
+        registry = registry.filter { $0.value.object != nil }
+        purgeAt = max(4096, registry.count * 2)
+    }
+
+    /// The registered object for a stored row, or a new one. A fault is filled, and an
+    /// unmodified object takes the row's (newer) values.
+    func object(for record: Record) -> ManagedObject {
+        let id = ObjectID(record.entity, record.values[record.entity.primaryKeyOrdinal])
+        if let o = registry[id]?.object {
+            if o.values == nil || (o.state == .saved && o.changedOrdinals.isEmpty) { o.load(record.values) }
+            return o
+        }
+        if let o = deleted[id] { return o }
+        let o = ManagedObject(id, context: self, state: .saved, values: record.values)
+        register(o)
+        return o
+    }
+
+    func fault(_ id: ObjectID) -> ManagedObject {
+        if let o = registry[id]?.object { return o }
+        if let o = deleted[id] { return o }
+        let o = ManagedObject(id, context: self, state: .saved, values: nil)
+        register(o)
+        return o
+    }
+
+    func invalidate(_ o: ManagedObject) {
+        if registry[o.objectID]?.object === o { registry[o.objectID] = nil }
+        if changed[o.objectID] === o { changed[o.objectID] = nil }
+        if deleted[o.objectID] === o { deleted[o.objectID] = nil }
+        o.state = .invalidated
+    }
+
+    func checkOwned(_ o: ManagedObject) throws {
+        guard o.context === self else {
+            throw StoreError(.invalidValue, "\(o.objectID) belongs to another context; use object(_ id:) here")
+        }
+        if o.state == .invalidated {
+            throw StoreError(.notFound, "\(o.objectID) is no longer in this context (rolled back, or deleted and saved)")
+        }
+    }
+
+    // MARK: - Internal: loading
+
+    /// Runs `body` with the open store transaction, or opens a read transaction for it.
+    func withRead<T>(_ body: (any ReadTransaction) throws -> T) throws -> T {
+        if let tx = activeRead { return try body(tx) }
+        return try graph.store.read { tx in
+            activeRead = tx
+            defer { activeRead = nil }
+            return try body(tx)
+        }
+    }
+
+    /// Loads a fault's attributes (one store read); `notFound` when its record is gone.
+    func fire(_ o: ManagedObject) throws {
+        guard o.values == nil else { return }
+        try checkOwned(o)
+        guard let r = try withRead({ try $0.fetch(o.entity.name, id: o.id) }) else {
+            invalidate(o)
+            throw StoreError(.notFound, "\(o.objectID) no longer exists in the store", context: "\(o.objectID)")
+        }
+        o.load(r.values)
+    }
+
+    /// The keys at the other end of a relationship as this context sees them, loading the
+    /// relationship on first use (one store read, which also registers the related objects).
+    func relatedKeys(_ o: ManagedObject, _ r: RelationshipInfo) throws -> [Value] {
+        _ = try loadSlot(o, r)
+        return o.slots![r.index].current
+    }
+
+    /// The objects at the other end of a relationship, primary key ascending. Objects read
+    /// with the relationship come loaded; others are registered objects or faults.
+    func relatedObjects(_ o: ManagedObject, _ r: RelationshipInfo) throws -> [ManagedObject] {
+        let justLoaded = try loadSlot(o, r)
+        var byKey: [Value: ManagedObject] = [:]
+        for t in justLoaded { byKey[t.id] = t }
+        return o.slots![r.index].current.map { byKey[$0] ?? fault(ObjectID(r.destination, $0)) }
+    }
+
+    /// Reads a relationship not read yet; returns the objects read with it (the caller keeps
+    /// them alive: the identity map alone holds objects weakly).
+    private func loadSlot(_ o: ManagedObject, _ r: RelationshipInfo) throws -> [ManagedObject] {
+        if o.slots == nil { o.slots = Array(repeating: RelationshipSlot(), count: o.entity.relationships.count) }
+        guard o.slots![r.index].loaded == nil else { return [] }
+        if o.state == .inserted || o.neverStored {
+            o.slots![r.index].loaded = []
+            return []
+        }
+        let records = try withRead { try $0.related(o.entity.name, id: o.id, via: r.name) }
+        let objects = records.map { object(for: $0) }
+        o.slots![r.index].loaded = objects.map(\.id)
+        return objects
+    }
+
+    // MARK: - Internal: relationship edits (inverses kept in memory at once)
+
+    func markChanged(_ o: ManagedObject) {
+        if o.state == .saved || o.state == .inserted { changed[o.objectID] = o }
+    }
+
+    func editSlot(_ o: ManagedObject, _ index: Int, _ edit: (inout RelationshipSlot) -> Void) {
+        if o.slots == nil { o.slots = Array(repeating: RelationshipSlot(), count: o.entity.relationships.count) }
+        edit(&o.slots![index])
+        markChanged(o)
+    }
+
+    /// Removes the link a–b on both sides.
+    func unlinkPair(_ a: ManagedObject, _ r: RelationshipInfo, _ b: ManagedObject) {
+        editSlot(a, r.index) { $0.remove(b.id) }
+        editSlot(b, r.inverseIndex) { $0.remove(a.id) }
+    }
+
+    /// Links a to b, replacing to-one links on either side (their old partners lose them).
+    func link(_ a: ManagedObject, _ r: RelationshipInfo, _ b: ManagedObject) throws {
+        try checkEditable(a)
+        try checkEditable(b)
+        guard b.entity.index == r.destination.index else {
+            throw StoreError(.invalidValue, "\(a.entity.name).\(r.name) leads to \(r.destination.name), not \(b.entity.name)")
+        }
+        let inverse = model.inverse(of: r)
+        // Reads first, so a failed read changes nothing.
+        let oldOfA = r.isToMany ? nil : try relatedKeys(a, r).first
+        if !r.isToMany, oldOfA == b.id { return }
+        let oldOfB = inverse.isToMany ? nil : try relatedKeys(b, inverse).first
+        if let k = oldOfA { unlinkPair(a, r, fault(ObjectID(r.destination, k))) }
+        if let k = oldOfB, k != a.id { unlinkPair(fault(ObjectID(a.entity, k)), r, b) }
+        editSlot(a, r.index) { $0.add(b.id) }
+        editSlot(b, r.inverseIndex) { $0.add(a.id) }
+    }
+
+    func unlink(_ a: ManagedObject, _ r: RelationshipInfo, _ b: ManagedObject) throws {
+        try checkEditable(a)
+        try checkEditable(b)
+        unlinkPair(a, r, b)
+    }
+
+    func checkEditable(_ o: ManagedObject) throws {
+        try checkOwned(o)
+        if o.state == .deleted {
+            throw StoreError(.invalidValue, "\(o.objectID) is deleted", context: "\(o.objectID)")
+        }
+    }
+}
+
+/// Internal: where a context reads and writes.
+enum StoreBinding {
+    /// A long-lived context: each read opens a store read transaction, each save a write.
+    case repository
+    /// A context living inside one store transaction (how `ObjectGraph` serves `Repository`).
+    case read(any ReadTransaction)
+    case write(any WriteTransaction)
+}
+
+/// Which side keeps an attribute edited both here (unsaved) and in another context (saved).
+public enum MergePolicy: String, Sendable, CaseIterable {
+    /// The saved value replaces the unsaved edit (Core Data's store-trump policy).
+    case storeWins
+    /// The unsaved edit stays and overwrites the saved value on the next save.
+    case inMemoryWins
+}

@@ -1,0 +1,18 @@
+import StoreCore
+
+extension ObjectGraph {
+    /// A backend descriptor for an object graph over another backend, named
+    /// `objectgraph+<store>` (e.g. `objectgraph+sqlite`).
+    ///
+    /// ```swift
+    /// let graphOverSQLite = ObjectGraph.descriptor(over: SQLiteStore.descriptor)
+    /// ```
+    public static func descriptor(over store: BackendDescriptor) -> BackendDescriptor {
+        BackendDescriptor(
+            name: "objectgraph+\(store.name)",
+            summary: "Object graph (identity map, faults, change tracking) persisting through \(store.name)"
+        ) { schema, directory, options in
+            ObjectGraph(store: try store.open(schema, directory, options))
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import StoreCore
+import Synchronization
+
+/// Core Data's and Realm's programming model over any `Repository`: live objects in contexts
+/// (see `ObjectContext`), and a `Repository` itself, so the conformance kit and the workload
+/// runner measure what the object graph costs above its store.
+///
+/// ```swift
+/// let graph = ObjectGraph(store: try SQLiteStore(directory: dir, schema: schema))
+/// let context = graph.newContext()
+/// let ann = try context.insert("User", ["id": 1, "username": "ann"])
+/// try context.save()
+///
+/// // The same graph as a Repository: each transaction runs through a fresh context.
+/// let n = try graph.read { try $0.count(Query("User")) }
+/// ```
+///
+/// As a `Repository`, each `read` and `write` gets its own context bound to one store
+/// transaction: reads see one snapshot, every write operation goes through the graph (identity
+/// map, inverses, delete rules, validation) and is saved into the store transaction at once,
+/// so later reads in it see it and a failed operation leaves the transaction as it was.
+///
+/// Threading: `Sendable`. Contexts are not; make one per thread with `newContext()`. Saved
+/// changes of one context reach the others of the same graph (see `ObjectContext.mergeChanges`).
+/// Changes written to the store by anything else than this graph are seen by new fetches and
+/// faults, not merged into registered objects.
+public final class ObjectGraph: Repository {
+    /// The store the graph persists through.
+    public let store: any Repository
+    let model: GraphModel
+    private let inboxes = Mutex<[WeakInbox]>([])
+
+    public init(store: any Repository) {
+        self.store = store
+        model = GraphModel(store.schema)
+    }
+
+    public var schema: Schema { store.schema }
+
+    /// The store's capabilities, plus observation (through contexts).
+    public var capabilities: Capabilities { store.capabilities.union(.observation) }
+
+    /// A new long-lived context. Use it on one thread at a time.
+    public func newContext(mergePolicy: MergePolicy = .storeWins) -> ObjectContext {
+        ObjectContext(graph: self, binding: .repository, mergePolicy: mergePolicy)
+    }
+
+    public func read<T>(_ body: (any ReadTransaction) throws -> T) throws -> T {
+        try store.read { tx in
+            let context = ObjectContext(graph: self, binding: .read(tx), mergePolicy: .storeWins)
+            return try body(GraphReadTransaction(context: context))
+        }
+    }
+
+    public func write<T>(_ body: (any WriteTransaction) throws -> T) throws -> T {
+        var saved = SavedChanges()
+        let result = try store.write { tx in
+            let context = ObjectContext(graph: self, binding: .write(tx), mergePolicy: .storeWins)
+            let r = try body(GraphWriteTransaction(context: context))
+            if let poison = context.poison { throw poison }
+            saved = context.boundChanges
+            return r
+        }
+        broadcast(saved, except: nil)
+        return result
+    }
+
+    public func close() throws { try store.close() }
+
+    // MARK: - Internal: contexts' inboxes
+
+    struct WeakInbox: @unchecked Sendable {
+        weak var inbox: ContextInbox?
+    }
+
+    func register(_ inbox: ContextInbox) {
+        inboxes.withLock { list in
+            list.removeAll { $0.inbox == nil }
+            list.append(WeakInbox(inbox: inbox))
+        }
+    }
+
+    func unregister(_ inbox: ContextInbox) {
+        inboxes.withLock { list in list.removeAll { $0.inbox == nil || $0.inbox === inbox } }
+    }
+
+    /// Posts saved changes to every long-lived context but the sender.
+    func broadcast(_ changes: SavedChanges, except sender: ContextInbox?) {
+        guard !changes.isEmpty else { return }
+        let targets = inboxes.withLock { list in list.compactMap(\.inbox) }
+        for t in targets where t !== sender { t.post(changes) }
+    }
+}

@@ -1,0 +1,31 @@
+import StoreCore
+
+/// The identity of a record across contexts: its entity and primary key.
+///
+/// ```swift
+/// let id = ObjectID(schema["User"]!, 42)
+/// let same = try otherContext.object(id)   // another context's object for the same record
+/// ```
+///
+/// `Sendable`: pass object IDs between threads, never the objects themselves.
+public struct ObjectID: Hashable, Sendable, CustomStringConvertible {
+    public let entity: Entity
+    /// The primary key, in stored form.
+    public let key: Value
+
+    public init(_ entity: Entity, _ key: Value) {
+        self.entity = entity
+        self.key = key
+    }
+
+    public static func == (a: ObjectID, b: ObjectID) -> Bool {
+        a.entity.index == b.entity.index && a.key == b.key
+    }
+
+    public func hash(into h: inout Hasher) {
+        h.combine(entity.index)
+        h.combine(key)
+    }
+
+    public var description: String { "\(entity.name)(\(key))" }
+}
