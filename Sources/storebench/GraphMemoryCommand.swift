@@ -19,7 +19,8 @@ struct GraphMemoryCommand: ParsableCommand {
             released ones leave the identity map). With --refresh-every 0 the walk keeps every \
             object instead, which shows what the refreshes save. Resident memory is sampled after \
             each page; the output (JSON with --json) gives the growth above the resident size \
-            before the walk. Run it as its own process so the figure is the walk's alone.
+            before the walk. Run it as its own process so the figure is the walk's alone. Over \
+            LMDB the figure includes the pages of the memory-mapped data file the walk touched.
             """
     )
 
@@ -100,9 +101,12 @@ struct GraphMemoryCommand: ParsableCommand {
             result.walked += objects.count
             sinceRefresh += objects.count
             if refreshEvery == 0 { kept += objects }
-            result.maxRegisteredObjects = max(result.maxRegisteredObjects, context.registeredObjectCount)
-            result.maxLiveObjects = max(result.maxLiveObjects, LiveObjects.current)
-            result.peakResidentDuringWalk = max(result.peakResidentDuringWalk, ResidentMemory.current())
+            // Sampled while the page is still held, as a caller working on it would hold it.
+            withExtendedLifetime(objects) {
+                result.maxRegisteredObjects = max(result.maxRegisteredObjects, context.registeredObjectCount)
+                result.maxLiveObjects = max(result.maxLiveObjects, LiveObjects.current)
+                result.peakResidentDuringWalk = max(result.peakResidentDuringWalk, ResidentMemory.current())
+            }
             if refreshEvery > 0, sinceRefresh >= refreshEvery {
                 context.reset()
                 sinceRefresh = 0
