@@ -62,7 +62,7 @@ public final class ObjectContext {
         }
     }
 
-    deinit { graph.unregister(inbox) }
+    deinit { if binding.isRepository { graph.unregister(inbox) } }
 
     public var schema: Schema { graph.schema }
 
