@@ -136,7 +136,7 @@ extension ObjectContext {
     /// Internal: streams rows of a query; a registered object's values replace the store's row
     /// (they are the same after a save, and an unsaved edit wins).
     func forEachRow(_ query: Query, _ body: (any RowView) throws -> Void) throws {
-        if !changed.isEmpty || !deleted.isEmpty {
+        if mayHaveUnsavedWork {
             for o in try fetch(query) { try body(Record(o.entity, values: o.values!)) }
             return
         }

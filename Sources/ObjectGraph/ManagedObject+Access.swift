@@ -11,6 +11,13 @@ extension ManagedObject {
         changedOrdinals = []
     }
 
+    /// Internal: drops loaded attributes and relationships; they reload on next touch.
+    func turnIntoFault() {
+        values = nil
+        committed = nil
+        slots = nil
+    }
+
     func usableContext() throws -> ObjectContext {
         guard let context else {
             throw StoreError(.closed, "\(objectID): its context is gone")

@@ -10,7 +10,7 @@ extension ObjectContext {
     /// ```
     public func fetch(_ query: Query) throws -> [ManagedObject] {
         try mergeIfAutomatic()
-        if changed.isEmpty && deleted.isEmpty {
+        if !mayHaveUnsavedWork {
             return try withRead { tx in
                 var out: [ManagedObject] = []
                 try tx.forEach(query) { row in out.append(object(for: Record(row))) }
@@ -23,7 +23,7 @@ extension ObjectContext {
     /// How many objects match (unsaved changes count, as in `fetch`).
     public func count(_ query: Query) throws -> Int {
         try mergeIfAutomatic()
-        if changed.isEmpty && deleted.isEmpty {
+        if !mayHaveUnsavedWork {
             return try withRead { try $0.count(query) }
         }
         return try fetchIncludingChanges(query).count

@@ -35,7 +35,7 @@ extension ObjectContext {
             }
             guard o.values != nil, keys.contains(where: { o.entity.ordinal(of: $0) != nil }) else { continue }
             if o.changedOrdinals.isEmpty, o.state == .saved {
-                o.values = nil
+                o.values = nil      // attributes only: its unsaved link changes stay
                 o.committed = nil
                 continue
             }
@@ -45,9 +45,7 @@ extension ObjectContext {
             for (_, w) in registry {
                 guard let o = w.object, o.state == .saved else { continue }
                 if !o.hasChanges {
-                    o.values = nil
-                    o.committed = nil
-                    o.slots = nil
+                    o.turnIntoFault()
                 } else if o.slots != nil {
                     for i in o.slots!.indices { o.slots![i].loaded = nil }
                 }
@@ -80,9 +78,7 @@ extension ObjectContext {
     /// next touch) so its memory can go. An object with unsaved changes is left as it is.
     public func refresh(_ object: ManagedObject) {
         guard object.context === self, object.state == .saved, !object.hasChanges else { return }
-        object.values = nil
-        object.committed = nil
-        object.slots = nil
+        object.turnIntoFault()
     }
 
     /// Drops every unsaved change (`rollback()`), turns every registered object into a fault,

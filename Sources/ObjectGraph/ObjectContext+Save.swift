@@ -6,6 +6,10 @@ extension ObjectContext {
         !deleted.isEmpty || changed.values.contains { $0.hasChanges }
     }
 
+    /// Internal: whether any object may carry unsaved work (cheap; `hasChanges` is exact).
+    /// Without it, reads go straight to the store.
+    var mayHaveUnsavedWork: Bool { !changed.isEmpty || !deleted.isEmpty }
+
     public var insertedObjects: [ManagedObject] { changed.values.filter(\.isInserted) }
     public var updatedObjects: [ManagedObject] { changed.values.filter(\.isUpdated) }
     public var deletedObjects: [ManagedObject] { Array(deleted.values) }

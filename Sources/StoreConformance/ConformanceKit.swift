@@ -14,7 +14,7 @@ import StoreCore
 /// @Test(arguments: ConformanceKit.cases)
 /// func conformance(_ c: ConformanceCase) throws {
 ///     let r = ConformanceKit.run(c, harness: MyHarness())
-///     #expect(r.status != .failed, "\(r.id): \(r.reason ?? "")")
+///     #expect(r.status != .failed, "\(r)")
 /// }
 /// ```
 public enum ConformanceKit {

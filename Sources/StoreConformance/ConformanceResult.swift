@@ -10,6 +10,11 @@ public struct ConformanceResult: Sendable, Codable, Hashable {
     public var id: String { "\(group).\(name)" }
 }
 
+extension ConformanceResult: CustomStringConvertible {
+    /// `group.name status: reason`, what a test failure message shows.
+    public var description: String { "\(id) \(status.rawValue): \(reason ?? "")" }
+}
+
 /// The outcome of the kit for one backend.
 ///
 /// JSON shape: `{"backend","passed","failed","skipped","cases":[{"group","name","status","reason"}]}`.

@@ -8,6 +8,6 @@ struct LMDBConformanceTests {
     @Test("conformance", arguments: ConformanceKit.cases)
     func conformance(_ c: ConformanceCase) {
         let r = ConformanceKit.run(c, harness: DescriptorHarness(LMDBStore.descriptor))
-        #expect(r.status == .passed, "\(r.id) \(r.status.rawValue): \(r.reason ?? "")")
+        #expect(r.status == .passed, "\(r)")
     }
 }

@@ -13,6 +13,6 @@ struct SQLiteConformanceTests {
     @Test("conformance", arguments: ConformanceKit.cases)
     func conformance(_ c: ConformanceCase) {
         let r = ConformanceKit.run(c, harness: DescriptorHarness(SQLiteStore.descriptor))
-        #expect(r.status == .passed, "\(r.id) \(r.status.rawValue): \(r.reason ?? "")")
+        #expect(r.status == .passed, "\(r)")
     }
 }
