@@ -7,12 +7,13 @@ SUDO        := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 REPORTS     := Reports
 RELEASE_BIN := .build/release/storebench
 
-.PHONY: all deps build release test bench conformance clean help
+.PHONY: all deps build release test bench reference conformance clean help
 
 all: build
 
 help:
-	@echo "make bench        build in release, run the default comparison, write $(REPORTS)/latest.md"
+	@echo "make bench        build in release, run the quick profile over every backend, write $(REPORTS)/latest.md and .json"
+	@echo "make reference    build in release, run the standard profile, write $(REPORTS)/reference.md and .json (< 30 min)"
 	@echo "make test         install what the tests need, then swift test"
 	@echo "make deps         install missing system packages: $(PACKAGES)"
 	@echo "make conformance  print the conformance table for every built-in backend"
@@ -42,8 +43,13 @@ test: deps
 	$(SWIFT) test --skip-build
 
 bench: release
-	@mkdir -p $(REPORTS)
-	$(RELEASE_BIN) report --out $(REPORTS)/latest.md
+	$(RELEASE_BIN) run --profile quick --out $(REPORTS)
+
+reference: release
+	$(RELEASE_BIN) run --profile standard --out $(REPORTS)/reference-run
+	mv $(REPORTS)/reference-run/latest.md $(REPORTS)/reference.md
+	mv $(REPORTS)/reference-run/latest.json $(REPORTS)/reference.json
+	rmdir $(REPORTS)/reference-run
 
 conformance: release
 	$(RELEASE_BIN) conformance

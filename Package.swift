@@ -10,10 +10,12 @@ let package = Package(
         .library(name: "LMDBStore", targets: ["LMDBStore"]),
         .library(name: "ObjectGraph", targets: ["ObjectGraph"]),
         .library(name: "StoreConformance", targets: ["StoreConformance"]),
+        .library(name: "StoreBench", targets: ["StoreBench"]),
         .executable(name: "storebench", targets: ["storebench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         // System libraries, found through pkg-config (`make deps` installs the -dev packages).
@@ -41,11 +43,20 @@ let package = Package(
         // The conformance kit every backend runs.
         .target(name: "StoreConformance", dependencies: ["StoreCore"]),
 
+        // The workload runner: fixtures, workloads, bare C-API floors, measurement, reports.
+        .target(
+            name: "StoreBench",
+            dependencies: [
+                "StoreCore", "StoreConformance", "CSQLite", "CLMDB",
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ]
+        ),
+
         // The command-line tool.
         .executableTarget(
             name: "storebench",
             dependencies: [
-                "StoreCore", "SQLiteStore", "LMDBStore", "ObjectGraph", "StoreConformance",
+                "StoreCore", "SQLiteStore", "LMDBStore", "ObjectGraph", "StoreConformance", "StoreBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -55,6 +66,7 @@ let package = Package(
         .testTarget(name: "LMDBStoreTests", dependencies: ["LMDBStore", "StoreConformance", "CLMDB"]),
         .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "SQLiteStore", "LMDBStore", "StoreConformance"]),
         .testTarget(name: "StoreConformanceTests", dependencies: ["StoreConformance", "SQLiteStore"]),
+        .testTarget(name: "StoreBenchTests", dependencies: ["StoreBench", "StoreCore", "SQLiteStore", "LMDBStore"]),
     ],
     swiftLanguageModes: [.v6]
 )

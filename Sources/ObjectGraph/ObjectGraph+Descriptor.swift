@@ -10,7 +10,8 @@ extension ObjectGraph {
     public static func descriptor(over store: BackendDescriptor) -> BackendDescriptor {
         BackendDescriptor(
             name: "objectgraph+\(store.name)",
-            summary: "Object graph (identity map, faults, change tracking) persisting through \(store.name)"
+            summary: "Object graph (identity map, faults, change tracking) persisting through \(store.name)",
+            engine: store.engine
         ) { schema, directory, options in
             ObjectGraph(store: try store.open(schema, directory, options))
         }

@@ -54,12 +54,16 @@ public struct StoreOptions: Sendable, Hashable {
 public struct BackendDescriptor: Sendable {
     public var name: String
     public var summary: String
+    /// The storage engine underneath (`sqlite`, `lmdb`, …): the runner measures each backend
+    /// against the bare C-API floor of its engine. Defaults to `name`.
+    public var engine: String
     public var open: @Sendable (Schema, URL, StoreOptions) throws -> any Repository
 
-    public init(name: String, summary: String,
+    public init(name: String, summary: String, engine: String? = nil,
                 open: @escaping @Sendable (Schema, URL, StoreOptions) throws -> any Repository) {
         self.name = name
         self.summary = summary
+        self.engine = engine ?? name
         self.open = open
     }
 }

@@ -1,29 +1,39 @@
 import ArgumentParser
 import Foundation
+import StoreBench
 import StoreCore
 
 struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "List the built-in backends and their capabilities."
+        abstract: "List the built-in backends with their capabilities, and the registered workloads."
     )
 
-    @Flag(help: "Print JSON instead of a Markdown table.")
+    @Flag(help: "Print JSON ({\"backends\": […], \"workloads\": […]}) instead of Markdown tables.")
     var json = false
 
     func run() throws {
-        var rows: [(String, String, [String])] = []
+        var rows: [(String, String, String, [String])] = []
         for d in BuiltinBackends.all {
-            rows.append((d.name, d.summary, try capabilities(of: d)))
+            rows.append((d.name, d.engine, d.summary, try capabilities(of: d)))
         }
+        let workloads = WorkloadRegistry.all
         if json {
-            let objects = rows.map { ["name": $0.0, "summary": $0.1, "capabilities": $0.2] as [String: Any] }
-            let data = try JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys])
+            let object: [String: Any] = [
+                "backends": rows.map { ["name": $0.0, "engine": $0.1, "summary": $0.2, "capabilities": $0.3] as [String: Any] },
+                "workloads": workloads.map { ["name": $0.name, "category": $0.category.rawValue, "summary": $0.summary,
+                                              "floor": $0.hasFloor && !$0.loadsDataset] as [String: Any] },
+            ]
+            let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
             print(String(decoding: data, as: UTF8.self))
             return
         }
-        print("| backend | summary | capabilities |\n|---|---|---|")
-        for (n, s, c) in rows { print("| \(n) | \(s) | \(c.joined(separator: ", ")) |") }
+        print("| backend | engine | summary | capabilities |\n|---|---|---|---|")
+        for (n, e, s, c) in rows { print("| \(n) | \(e) | \(s) | \(c.joined(separator: ", ")) |") }
+        print("\n| workload | category | floor | what it measures |\n|---|---|---|---|")
+        for w in workloads {
+            print("| \(w.name) | \(w.category.rawValue) | \(w.hasFloor && !w.loadsDataset ? "yes" : "") | \(w.summary) |")
+        }
     }
 
     /// Opens a throw-away store to ask the backend what it supports.

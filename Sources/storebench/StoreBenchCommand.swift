@@ -6,11 +6,12 @@ struct StoreBenchCommand: ParsableCommand {
         commandName: "storebench",
         abstract: "Choose a Swift persistence backend by measurement.",
         discussion: """
-            StoreBench runs every backend behind one repository protocol. Today it lists the \
-            built-in backends, runs the conformance kit against them, explains query plans and writes a Markdown \
-            report; the workload runner (`run`, `compare`) comes next.
+            StoreBench measures every backend behind one repository protocol on identical data. \
+            `run` measures and writes Reports/latest.md with its JSON; `compare` diffs two runs for CI; \
+            `list` names backends and workloads; `conformance` runs the kit a backend must pass.
             """,
-        subcommands: [ListCommand.self, ConformanceCommand.self, ExplainCommand.self, ProbeCommand.self, GraphMemoryCommand.self, ReportCommand.self]
+        subcommands: [RunCommand.self, CompareCommand.self, ListCommand.self, ConformanceCommand.self, ReportCommand.self,
+                      ExplainCommand.self, ProbeCommand.self, GraphMemoryCommand.self, CellCommand.self]
     )
 }
 

@@ -1,0 +1,63 @@
+import Foundation
+
+/// Human units for reports (internal).
+enum Format {
+    static func nanos(_ ns: Double?) -> String {
+        guard let ns, ns.isFinite else { return "–" }
+        switch ns {
+        case ..<1_000: return String(format: "%.0f ns", ns)
+        case ..<1_000_000: return String(format: "%.2f µs", ns / 1e3)
+        case ..<1_000_000_000: return String(format: "%.2f ms", ns / 1e6)
+        default: return String(format: "%.2f s", ns / 1e9)
+        }
+    }
+
+    static func rate(_ perSecond: Double?) -> String {
+        guard let r = perSecond, r.isFinite else { return "–" }
+        switch r {
+        case ..<1_000: return String(format: "%.1f/s", r)
+        case ..<1_000_000: return String(format: "%.1f k/s", r / 1e3)
+        default: return String(format: "%.2f M/s", r / 1e6)
+        }
+    }
+
+    static func bytes(_ b: Double?) -> String {
+        guard let b, b.isFinite else { return "–" }
+        let a = abs(b)
+        switch a {
+        case ..<1_024: return String(format: "%.0f B", b)
+        case ..<(1_024 * 1_024): return String(format: "%.1f KiB", b / 1_024)
+        case ..<(1_024 * 1_024 * 1_024): return String(format: "%.1f MiB", b / 1_048_576)
+        default: return String(format: "%.2f GiB", b / 1_073_741_824)
+        }
+    }
+
+    static func bytes(_ b: UInt64?) -> String { bytes(b.map(Double.init)) }
+
+    static func ratio(_ r: Double?) -> String {
+        guard let r, r.isFinite else { return "–" }
+        return r >= 10 ? String(format: "%.0f×", r) : String(format: "%.2f×", r)
+    }
+
+    static func percent(_ p: Double?) -> String {
+        guard let p, p.isFinite else { return "–" }
+        return String(format: "%.1f%%", p * 100)
+    }
+
+    static func count(_ n: Int) -> String {
+        let s = String(n)
+        var out = ""
+        for (i, c) in s.reversed().enumerated() {
+            if i > 0 && i % 3 == 0 { out.append(",") }
+            out.append(c)
+        }
+        return String(out.reversed())
+    }
+
+    /// The geometric mean of positive values.
+    static func geometricMean(_ xs: [Double]) -> Double? {
+        let ps = xs.filter { $0 > 0 && $0.isFinite }
+        guard !ps.isEmpty else { return nil }
+        return exp(ps.map(log).reduce(0, +) / Double(ps.count))
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+extension MarkdownReport {
+    /// "Which backend?": recommendations computed from this run's numbers, each with its evidence.
+    func advice() -> String {
+        var md = "## Which backend?\n\n"
+        md += "Computed from this run at the \(mainScale) scale (geometric means of time per operation ÷ the fastest backend; 1.00× means fastest on every workload of the group).\n\n"
+        let groups: [(String, (RunResults.WorkloadInfo) -> Bool)] = [
+            ("Overall", { _ in true }),
+            ("Mostly reads (reads by key, queries, scans)", { $0.category == .query || $0.name.hasPrefix("crud.read") || $0.name == "rows.fetch" }),
+            ("Mostly writes (inserts, updates, deletes, upserts, batches)", { ($0.category == .crud && !$0.name.hasPrefix("crud.read")) || $0.category == .batch || $0.name == "rows.insert" }),
+            ("Many small transactions (one operation each)", { $0.name.hasSuffix(".single") }),
+        ]
+        for (title, include) in groups {
+            let ws = comparedWorkloads.filter(include).map(\.name)
+            let scores = backends.compactMap { b -> (String, Double)? in
+                Format.geometricMean(ws.compactMap { relativeToFastest($0, mainScale)[b] }).map { (b, $0) }
+            }.sorted { $0.1 < $1.1 }
+            guard let best = scores.first else { continue }
+            md += "- **\(title):** `\(best.0)` (\(Format.ratio(best.1)) over \(ws.count) workloads)"
+            if scores.count > 1 { md += "; then " + scores.dropFirst().map { "`\($0.0)` \(Format.ratio($0.1))" }.joined(separator: ", ") }
+            md += ".\n"
+        }
+        let loads = backends.compactMap { b in results.cell(b, "memory.load", mainScale).flatMap { c in c.diskBytes.map { (b, Double($0)) } } }
+        if let small = loads.min(by: { $0.1 < $1.1 }), let big = loads.max(by: { $0.1 < $1.1 }), loads.count > 1 {
+            md += "- **Smallest on disk:** `\(small.0)` (\(Format.bytes(small.1)); the largest, `\(big.0)`, takes \(Format.ratio(big.1 / small.1)) as much).\n"
+        }
+        let walks = backends.compactMap { b in results.cell(b, "memory.walk", mainScale)?.peakResidentBytes.map { (b, Double($0)) } }
+        if let low = walks.min(by: { $0.1 < $1.1 }), walks.count > 1 {
+            md += "- **Least memory while walking everything:** `\(low.0)` (peak resident \(Format.bytes(low.1)) for the whole cell process).\n"
+        }
+        let floorRatios = backends.compactMap { b -> (String, Double)? in
+            let rs = results.cells.filter { $0.target == b && $0.scale == mainScale }.compactMap(\.floorRatio)
+            return Format.geometricMean(rs).map { (b, $0) }
+        }.sorted { $0.1 < $1.1 }
+        if !floorRatios.isEmpty {
+            md += "- **Closest to its engine:** " + floorRatios.map { "`\($0.0)` \(Format.ratio($0.1)) its floor" }.joined(separator: ", ") + " (geometric mean over the workloads with a floor).\n"
+        }
+        for r in results.conformance where r.failed > 0 {
+            md += "- **Caution:** `\(r.backend)` failed \(r.failed) conformance case(s): \(r.failures.prefix(3).map { "`\($0.id)`" }.joined(separator: ", ")). Its numbers may not be for the same semantics.\n"
+        }
+        let graphs = backends.filter { $0.hasPrefix("objectgraph") }
+        if !graphs.isEmpty {
+            md += "- **Object graphs** (\(graphs.map { "`\($0)`" }.joined(separator: ", "))) add an identity map, faults, change tracking and observation: pick one when the app needs those, and read the ratio to its store above as their price.\n"
+        }
+        return md + "\n"
+    }
+}

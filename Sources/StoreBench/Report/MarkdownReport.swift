@@ -1,0 +1,211 @@
+import Foundation
+import StoreConformance
+
+/// Renders run results as the Markdown report: setup, winners, "Which backend?", charts, a
+/// table per workload, memory and disk, failures, the feature matrix and the method.
+///
+/// ```swift
+/// let md = MarkdownReport(try RunResults.read("Reports/latest.json")).render()
+/// ```
+public struct MarkdownReport {
+    public let results: RunResults
+
+    public init(_ results: RunResults) { self.results = results }
+
+    /// Section titles in order; tests check a report has them all.
+    public static let sections = [
+        "## Setup", "## Summary: the winner of each workload", "## Which backend?", "## Charts",
+        "## Workloads", "## Memory and disk", "## Feature matrix", "## Method",
+    ]
+
+    public func render() -> String {
+        var md = "# StoreBench report\n\n"
+        md += "Generated \(ISO8601DateFormatter().string(from: results.generatedAt)) by `\(results.command)` "
+        md += "in \(Int(results.durationSeconds.rounded())) s: \(results.cells.count) cells, "
+        md += "\(results.cells.filter(\.isOK).count) measured, \(failedCells.count) failed.\n\n"
+        let parts: [String] = [setup(), summary(), advice(), charts(), workloadTables(), memoryTables(), failures(), featureMatrix(), method()]
+        return md + parts.joined()
+    }
+
+    // MARK: Shared lookups (internal)
+
+    var backends: [String] { results.targets.filter { $0.kind == "backend" }.map(\.name) }
+    var scales: [String] { results.datasets.map(\.scale) }
+    /// The largest scale of the run: summaries and charts use it.
+    var mainScale: String { scales.last ?? "" }
+    var failedCells: [CellResult] { results.cells.filter { $0.status == .failed || $0.status == .timeout } }
+
+    /// Workloads compared in summaries: measured ones, not the loads that build stores twice over.
+    var comparedWorkloads: [RunResults.WorkloadInfo] {
+        results.workloads.filter { $0.category != .selftest && $0.name != "rows.load" }
+    }
+
+    func cells(_ workload: String, _ scale: String, backendsOnly: Bool = true) -> [CellResult] {
+        results.cells.filter { $0.workload == workload && $0.scale == scale && $0.isOK && $0.nanosPerOperation != nil
+            && (!backendsOnly || $0.kind == "backend") }
+    }
+
+    /// Each backend's time per operation ÷ the fastest backend's, for one workload and scale.
+    func relativeToFastest(_ workload: String, _ scale: String) -> [String: Double] {
+        let cs = cells(workload, scale)
+        guard let best = cs.compactMap(\.nanosPerOperation).min(), best > 0 else { return [:] }
+        var out: [String: Double] = [:]
+        for c in cs { out[c.target] = c.nanosPerOperation! / best }
+        return out
+    }
+
+    // MARK: Sections
+
+    func setup() -> String {
+        let m = results.machine
+        var md = "## Setup\n\n| | |\n|---|---|\n"
+        md += "| Machine | \(m.cpu), \(m.cores) cores, \(Format.bytes(Double(m.memoryBytes))) memory |\n"
+        md += "| OS | \(m.os) |\n| Swift | \(m.swift) |\n| SQLite | \(m.sqlite) |\n| LMDB | \(m.lmdb) |\n"
+        md += "| Build | \(m.build)\(m.build == "release" ? "" : " — numbers from a debug build are not meaningful") |\n"
+        md += "| Durability | \(results.durability.rawValue) (\(results.durability == .durable ? "fsync at every commit" : "no fsync at commit: SQLite synchronous=NORMAL, LMDB MDB_NOSYNC")), the same for every backend and floor |\n"
+        md += "| Profile | \(results.profile): \(results.warmup) warm-up + \(results.repetitions) measured repetitions per cell |\n"
+        md += String(format: "| Runner overhead | %.2f ns per operation, measured (an empty operation timed as workloads are, minus a bare loop); each timed span costs one clock reading, %.0f ns, and spans under %.0f ns are grown into groups |\n",
+                     results.runner.overheadNanosPerOperation, results.runner.clockReadingNanos, results.runner.minimumSpanNanos)
+        let shares = results.cells.filter { $0.isOK && $0.kind == "backend" }.compactMap { c in c.runnerOverheadShare(results.runner).map { (c, $0) } }
+        if let worst = shares.max(by: { $0.1 < $1.1 }) {
+            md += "| Runner overhead ÷ operation | at most \(Format.percent(worst.1)) (`\(worst.0.target)` `\(worst.0.workload)`, \(Format.nanos(worst.0.nanosPerOperation)) per operation); median \(Format.percent(SampleStatistics(shares.map(\.1)).median)) over all cells |\n"
+        }
+        md += "\n**Datasets** (same seed, same bytes on every backend):\n\n"
+        md += "| scale | seed | users | posts | comments | tags | rows (10 integers) | checksum |\n|---|---:|---:|---:|---:|---:|---:|---|\n"
+        for d in results.datasets {
+            md += "| \(d.scale) | \(d.seed) | \(Format.count(d.users)) | \(Format.count(d.posts)) | \(Format.count(d.comments)) | \(Format.count(d.tags)) | \(Format.count(d.rows)) | `\(d.checksum)` |\n"
+        }
+        md += "\n**Targets:**\n\n" + results.targets.map { "- `\($0.name)` (\($0.kind), engine \($0.engine)): \($0.summary)" }.joined(separator: "\n") + "\n\n"
+        return md
+    }
+
+    func summary() -> String {
+        var md = "## Summary: the winner of each workload\n\n"
+        md += "At the \(mainScale) scale; time per operation is the median over repetitions. The factor is how much slower the runner-up is.\n\n"
+        md += "| workload | winner | time/op | runner-up | factor | winner ÷ its floor |\n|---|---|---:|---|---:|---:|\n"
+        for w in comparedWorkloads {
+            let cs = cells(w.name, mainScale).sorted { $0.nanosPerOperation! < $1.nanosPerOperation! }
+            guard let first = cs.first else {
+                md += "| \(w.name) | – | – | – | – | – |\n"
+                continue
+            }
+            let second = cs.dropFirst().first
+            md += "| \(w.name) | **\(first.target)** | \(Format.nanos(first.nanosPerOperation)) | \(second?.target ?? "–") | "
+            md += "\(Format.ratio(second.map { $0.nanosPerOperation! / first.nanosPerOperation! })) | \(Format.ratio(first.floorRatio)) |\n"
+        }
+        return md + "\n"
+    }
+
+    func workloadTables() -> String {
+        var md = "## Workloads\n\n"
+        md += "Per cell: throughput and median time per operation over the measured repetitions (min–max: the fastest and slowest repetition), per-operation latency "
+        md += "percentiles from an HdrHistogram of all of them, the coefficient of variation (CV) of the repetitions, the time "
+        md += "relative to the fastest backend and to the backend's engine floor (the bare C API, same run), and the cell "
+        md += "process's peak resident memory.\n\n"
+        for category in WorkloadCategory.allCases {
+            let ws = results.workloads.filter { $0.category == category }
+            guard !ws.isEmpty else { continue }
+            md += "### \(category.rawValue)\n\n"
+            for w in ws {
+                md += "#### `\(w.name)`\n\n\(w.summary).\n\n"
+                for scale in scales {
+                    let all = results.cells.filter { $0.workload == w.name && $0.scale == scale }
+                    guard !all.isEmpty else { continue }
+                    let rel = relativeToFastest(w.name, scale)
+                    md += "\(scale) scale, \(Format.count(all.first { $0.operations != nil }?.operations ?? 0)) operations per repetition:\n\n"
+                    md += "| target | ops/s | time/op | min–max | p50 | p95 | p99 | CV | × fastest | × floor | peak RSS |\n"
+                    md += "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+                    for c in all {
+                        guard c.isOK else {
+                            md += "| \(c.target) | \(c.status.rawValue) | | | | | | | | | |\n"
+                            continue
+                        }
+                        let name = c.kind == "floor" ? "_\(c.target)_" : c.target
+                        let perOp = { (s: Double?) in s.map { $0 * 1e9 / Double(max(1, c.operations ?? 1)) } }
+                        md += "| \(name) | \(Format.rate(c.operationsPerSecond)) | \(Format.nanos(c.nanosPerOperation)) | "
+                        md += "\(Format.nanos(perOp(c.minSeconds)))–\(Format.nanos(perOp(c.maxSeconds))) | "
+                        md += "\(Format.nanos(c.latency.map { Double($0.p50) })) | \(Format.nanos(c.latency.map { Double($0.p95) })) | "
+                        md += "\(Format.nanos(c.latency.map { Double($0.p99) })) | \(Format.percent(c.coefficientOfVariation)) | "
+                        md += "\(Format.ratio(rel[c.target])) | \(Format.ratio(c.floorRatio)) | \(Format.bytes(c.peakResidentBytes)) |\n"
+                    }
+                    md += "\n"
+                }
+            }
+        }
+        return md
+    }
+
+    func memoryTables() -> String {
+        var md = "## Memory and disk\n\n"
+        md += "From `memory.load` (load the whole social dataset, then close) and `memory.walk` (read every record of every entity). "
+        md += "Resident after load is the cell process's growth from before the store opened; the walk peak is the growth of the "
+        md += "peak during the walk; disk is what the store's files occupy after closing.\n\n"
+        for scale in scales {
+            guard let d = results.datasets.first(where: { $0.scale == scale }) else { continue }
+            md += "\(scale) scale (\(Format.count(d.records)) records):\n\n"
+            md += "| backend | load | resident after load | per record in memory | walk peak | disk | per record on disk |\n"
+            md += "|---|---:|---:|---:|---:|---:|---:|\n"
+            for b in backends {
+                let load = results.cell(b, "memory.load", scale)
+                let walk = results.cell(b, "memory.walk", scale)
+                guard load != nil || walk != nil else { continue }
+                let resident = load?.metrics["residentAfterLoadBytes"]
+                md += "| \(b) | \(Format.rate(load?.operationsPerSecond)) | \(Format.bytes(resident)) | "
+                md += "\(Format.bytes(resident.map { $0 / Double(d.records) })) | \(Format.bytes(walk?.metrics["walkPeakBytes"])) | "
+                md += "\(Format.bytes(load?.diskBytes)) | \(Format.bytes(load?.diskBytes.map { Double($0) / Double(d.records) })) |\n"
+            }
+            md += "\n"
+        }
+        return md
+    }
+
+    func failures() -> String {
+        let bad = results.cells.filter { $0.status != .ok }
+        guard !bad.isEmpty else { return "" }
+        var md = "## Failed and skipped cells\n\n"
+        for c in bad {
+            md += "- `\(c.target)` `\(c.workload)` \(c.scale): **\(c.status.rawValue)**: \(c.reason ?? "")\n"
+            if let tail = c.outputTail, !tail.isEmpty {
+                md += "\n  ```\n" + tail.split(separator: "\n").map { "  \($0)" }.joined(separator: "\n") + "\n  ```\n"
+            }
+        }
+        return md + "\n"
+    }
+
+    func featureMatrix() -> String {
+        var md = "## Feature matrix\n\n"
+        guard !results.conformance.isEmpty else { return md + "The conformance kit was not run (`--no-conformance`).\n\n" }
+        md += "The conformance kit's \(ConformanceKit.cases.count) cases per backend, by group. A skip names the capability the backend does not declare.\n\n"
+        return md + ConformanceKit.markdown(results.conformance) + "\n"
+    }
+
+    func method() -> String {
+        """
+        ## Method
+
+        - **Data.** A seeded generator builds the social domain (users, posts, comments with reply trees, tags on posts, \
+        follows) from `Fixtures/<scale>.json`; every record comes from its own random stream, so each backend gets the same \
+        bytes (the checksum above) and a workload can rebuild any key without holding the dataset. The rows workloads use the \
+        10-integer row shape of GRDB's performance suite.
+        - **Cells.** Each (target, workload, scale) cell runs in its own child process (`storebench cell`), so peak resident \
+        memory belongs to it and a crash or hang ends only that cell (time limit per cell, reported with the tail of its output). \
+        A load cell per target and scale builds the store; every other cell works on a fresh copy of it, and workloads that \
+        change data get a fresh copy for each repetition.
+        - **Timing.** \(results.warmup) warm-up repetition(s), then \(results.repetitions) measured ones; a table shows the median, \
+        and the CV is the repetitions' standard deviation ÷ mean. Each operation is timed with the monotonic clock; when one \
+        is shorter than \(Format.nanos(results.runner.minimumSpanNanos)), groups of operations are timed and each gets the \
+        group's mean. A transaction of many operations is timed as one span and shared among them. Latency percentiles come \
+        from an HdrHistogram (3 significant digits) of all measured repetitions.
+        - **Reads touch every field** of every record they fetch, so a lazily decoding backend pays for what it defers.
+        - **Floors.** `floor:sqlite` and `floor:lmdb` are loops written straight against the C APIs (prepared statements; \
+        `mdb_get` and cursors over a minimal record layout) doing the same work as the rows workloads, the bulk insert, the \
+        read by primary key and the full scan; "× floor" is a backend's time ÷ its engine's floor, from the same run, which \
+        stays comparable across machines.
+        - **Durability** is applied equally: durable means SQLite `synchronous=FULL` in WAL mode and LMDB's default sync; \
+        relaxed means `synchronous=NORMAL` and `MDB_NOSYNC`.
+        - **Caveats.** Machines are shared and noisy: compare ratios within one run rather than absolute times across runs; \
+        `storebench compare` uses the repetitions' spread before calling a change a regression.
+
+        """
+    }
+}

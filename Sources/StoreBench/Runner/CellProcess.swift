@@ -1,0 +1,97 @@
+import Foundation
+
+/// Runs one cell in a child process (the CLI re-executing itself with `cell --spec FILE`),
+/// so its peak memory is its own, and a crash or a hang ends only that cell.
+struct CellProcess {
+    let executable: URL
+    let timeout: Double
+
+    enum Ending {
+        case finished(CellOutcome)
+        case failed(reason: String, tail: String)
+        case timedOut(tail: String)
+    }
+
+    func run(_ spec: CellSpec) -> Ending {
+        let fm = FileManager.default
+        let work = URL(fileURLWithPath: spec.work)
+        try? fm.createDirectory(at: work, withIntermediateDirectories: true)
+        let specURL = work.appendingPathComponent("cell.json")
+        let logURL = work.appendingPathComponent("output.log")
+        do {
+            try JSONEncoder().encode(spec).write(to: specURL)
+            _ = fm.createFile(atPath: logURL.path, contents: nil)
+        } catch {
+            return .failed(reason: "cannot write the cell's files in \(work.path): \(error)", tail: "")
+        }
+        guard let log = try? FileHandle(forWritingTo: logURL) else {
+            return .failed(reason: "cannot open \(logURL.path)", tail: "")
+        }
+        defer { try? log.close() }
+
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["cell", "--spec", specURL.path]
+        process.standardOutput = log
+        process.standardError = log
+        process.standardInput = FileHandle.nullDevice
+        // A crash prints its message, not the runtime's multi-page register dump, so the
+        // report's tail of the output says what went wrong.
+        var environment = ProcessInfo.processInfo.environment
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        process.environment = environment
+        do {
+            try process.run()
+        } catch {
+            return .failed(reason: "cannot start \(executable.path): \(error)", tail: "")
+        }
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning {
+            process.terminate()
+            let grace = Date().addingTimeInterval(3)
+            while process.isRunning && Date() < grace { usleep(10_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+            return .timedOut(tail: Self.tail(logURL))
+        }
+        process.waitUntilExit()
+        let tail = Self.tail(logURL)
+        if process.terminationReason == .uncaughtSignal {
+            return .failed(reason: "crashed with signal \(process.terminationStatus) (\(Self.signalName(process.terminationStatus)))", tail: tail)
+        }
+        if process.terminationStatus != 0 {
+            return .failed(reason: "exited with status \(process.terminationStatus)", tail: tail)
+        }
+        guard let data = fm.contents(atPath: spec.outcome),
+              let outcome = try? JSONDecoder().decode(CellOutcome.self, from: data) else {
+            return .failed(reason: "finished without writing its results", tail: tail)
+        }
+        return .finished(outcome)
+    }
+
+    /// The last 20 lines (at most 2,000 characters) of the cell's output, preceded by the
+    /// first line that names the failure (`Fatal error`, `Error:`) when that is further up.
+    static func tail(_ url: URL) -> String {
+        guard let data = FileManager.default.contents(atPath: url.path) else { return "" }
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        var kept = Array(lines.suffix(20))
+        if let cause = lines.dropLast(20).first(where: { $0.contains("Fatal error") || $0.hasPrefix("Error:") }) {
+            kept = [cause, "…"] + kept
+        }
+        let text = kept.joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.count > 2_000 ? String(text.prefix(400)) + "\n…\n" + String(text.suffix(1_600)) : text
+    }
+
+    static func signalName(_ s: Int32) -> String {
+        switch s {
+        case SIGILL: "SIGILL, a Swift runtime trap"
+        case SIGTRAP: "SIGTRAP, a Swift runtime trap"
+        case SIGABRT: "SIGABRT"
+        case SIGSEGV: "SIGSEGV"
+        case SIGBUS: "SIGBUS"
+        case SIGKILL: "SIGKILL, perhaps out of memory"
+        default: "signal \(s)"
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import StoreCore
+
+/// What one `storebench run` measures and how.
+public struct RunPlan: Sendable {
+    public var backends: [BackendDescriptor]
+    public var workloads: [Workload]
+    public var scales: [String]
+    public var repetitions: Int
+    public var warmup: Int
+    public var durability: Durability
+    /// Seconds a cell may take before it is stopped.
+    public var cellTimeout: Double
+    public var fixtures: URL
+    public var profile: String
+    /// Also run the bare C-API floors of the backends' engines.
+    public var includeFloors = true
+    /// Run the conformance kit for the report's feature matrix.
+    public var runConformance = true
+    /// The command line, as the report prints it.
+    public var command = "storebench run"
+
+    public init(backends: [BackendDescriptor], workloads: [Workload], scales: [String], repetitions: Int, warmup: Int,
+                durability: Durability, cellTimeout: Double, fixtures: URL, profile: String) {
+        self.backends = backends
+        self.workloads = workloads
+        self.scales = scales
+        self.repetitions = repetitions
+        self.warmup = warmup
+        self.durability = durability
+        self.cellTimeout = cellTimeout
+        self.fixtures = fixtures
+        self.profile = profile
+    }
+
+    /// The floor targets this plan runs: one per engine of a selected backend that has a floor.
+    var floorTargets: [String] {
+        guard includeFloors, workloads.contains(where: { $0.hasFloor && !$0.loadsDataset }) else { return [] }
+        let engines = Set(backends.map(\.engine))
+        return Floors.engines.filter(engines.contains).map { CellSpec.floorPrefix + $0 }
+    }
+
+    /// The cells in run order: per scale and target, the loads first, then the workloads.
+    func cells() -> [(target: String, workload: Workload, scale: String)] {
+        var out: [(String, Workload, String)] = []
+        for scale in scales {
+            for target in backends.map(\.name) + floorTargets {
+                let isFloor = target.hasPrefix(CellSpec.floorPrefix)
+                let chosen = workloads.filter { !isFloor || $0.hasFloor }
+                guard !chosen.isEmpty, !(isFloor && chosen.allSatisfy(\.loadsDataset)) else { continue }
+                var ordered: [Workload] = []
+                for kind in [DatasetKind.social, .rows] where chosen.contains(where: { $0.dataset == kind && $0.category != .selftest }) {
+                    ordered.append(WorkloadRegistry.loader(of: kind))
+                }
+                ordered += chosen.filter { w in !ordered.contains { $0.name == w.name } }
+                out += ordered.map { (target, $0, scale) }
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,127 @@
+import StoreCore
+
+/// Single-record operations, each once with one transaction per operation (`.single`) and once
+/// with `batchSize` operations per transaction (`.batched`).
+enum CRUDWorkloads {
+    static var all: [Workload] { [insert, readByKey, update, delete, upsert].flatMap { make in [make(false), make(true)] } }
+
+    static func count(_ ctx: WorkloadContext, batched: Bool) -> Int {
+        batched ? ctx.spec.operations.batched : ctx.spec.operations.single
+    }
+
+    static func mode(_ batched: Bool) -> String { batched ? "batched" : "single" }
+
+    static func perTransaction(_ batched: Bool) -> String {
+        batched ? "many per write transaction (batchSize)" : "one write transaction each"
+    }
+
+    /// The items of one repetition and how many go in one transaction when batched.
+    struct Batch<T> {
+        let items: [T]
+        let size: Int
+        init(_ ctx: WorkloadContext, _ items: [T]) {
+            self.items = items
+            size = ctx.spec.operations.batchSize
+        }
+    }
+
+    /// Runs `op` for each item, one transaction each or `batch.size` per transaction; returns the count.
+    static func writes<T>(_ repo: any Repository, _ batch: Batch<T>, batched: Bool, timer: OperationTimer,
+                          _ op: (any WriteTransaction, T) throws -> Void) throws -> Int {
+        let items = batch.items, batchSize = batch.size
+        if !batched {
+            try timer.each(items.count) { i in try repo.write { tx in try op(tx, items[i]) } }
+            return items.count
+        }
+        for start in stride(from: 0, to: items.count, by: batchSize) {
+            let end = min(items.count, start + batchSize)
+            try timer.unit(operations: end - start) {
+                try repo.write { tx in for i in start..<end { try op(tx, items[i]) } }
+            }
+        }
+        return items.count
+    }
+
+    static func insert(_ batched: Bool) -> Workload {
+        .define("crud.insert.\(mode(batched))", .crud, "Insert a new user, \(perTransaction(batched))",
+                mutatesStore: true,
+                setup: { ctx in Batch(ctx, ctx.newUserIDs(count(ctx, batched: batched)).map(ctx.generator.user)) },
+                body: { repo, input, timer in
+                    try writes(repo, input, batched: batched, timer: timer) { tx, u in try tx.insert(u) }
+                })
+    }
+
+    static func readByKey(_ batched: Bool) -> Workload {
+        .define("crud.read-pk.\(mode(batched))", .crud,
+                "Read a post by a random primary key, every field; \(batched ? "many per read transaction" : "one read transaction each")",
+                setup: { ctx in (ctx.randomKeys(count(ctx, batched: batched), upTo: ctx.generator.posts), ctx.spec.operations.batchSize) },
+                body: { repo, input, timer in
+                    let (keys, size) = input
+                    var sink = 0
+                    func read(_ tx: any ReadTransaction, _ k: Int64) throws {
+                        guard let r = try tx.fetch("Post", id: .int64(k)) else { throw BenchError("post \(k) is missing") }
+                        sink &+= Touch.row(r)
+                    }
+                    if !batched {
+                        try timer.each(keys.count) { i in try repo.read { tx in try read(tx, keys[i]) } }
+                    } else {
+                        for start in stride(from: 0, to: keys.count, by: size) {
+                            let end = min(keys.count, start + size)
+                            try timer.unit(operations: end - start) {
+                                try repo.read { tx in for i in start..<end { try read(tx, keys[i]) } }
+                            }
+                        }
+                    }
+                    return sink
+                },
+                floor: { floor, input, timer in try floor.readPosts(input.0, perTransaction: batched ? input.1 : 1, timer: timer) })
+    }
+
+    static func update(_ batched: Bool) -> Workload {
+        .define("crud.update.\(mode(batched))", .crud, "Change two attributes of a random post (partial update), \(perTransaction(batched))",
+                mutatesStore: true,
+                setup: { ctx in Batch(ctx, ctx.randomKeys(count(ctx, batched: batched), upTo: ctx.generator.posts)) },
+                body: { repo, input, timer in
+                    try writes(repo, input, batched: batched, timer: timer) { tx, k in
+                        try tx.update("Post", id: .int64(k), set: ["score": .int64(k % 997), "title": .string("edited \(k)")])
+                    }
+                })
+    }
+
+    static func delete(_ batched: Bool) -> Workload {
+        .define("crud.delete.\(mode(batched))", .crud,
+                "Delete a random comment (its replies cascade), \(perTransaction(batched))",
+                mutatesStore: true,
+                // Replies have larger ids than the comments they answer: deleting in descending
+                // order never meets a comment a cascade already removed.
+                setup: { ctx in Batch(ctx, ctx.distinctKeys(count(ctx, batched: batched), upTo: ctx.generator.comments).sorted(by: >)) },
+                body: { repo, input, timer in
+                    try writes(repo, input, batched: batched, timer: timer) { tx, k in try tx.delete("Comment", id: .int64(k)) }
+                })
+    }
+
+    static func upsert(_ batched: Bool) -> Workload {
+        .define("crud.upsert.\(mode(batched))", .crud,
+                "Upsert a user, half of them existing (changed display name) and half new, \(perTransaction(batched))",
+                mutatesStore: true,
+                setup: { ctx -> Batch<Record> in
+                    let n = count(ctx, batched: batched)
+                    let fresh = ctx.newUserIDs(n / 2 + n % 2).map(ctx.generator.user)
+                    let existing = ctx.distinctKeys(n / 2, upTo: ctx.generator.users).map { k -> Record in
+                        var r = ctx.generator.user(k)
+                        r.values[2] = .string("renamed \(k)")
+                        return r
+                    }
+                    var out: [Record] = []
+                    for i in 0..<max(fresh.count, existing.count) {
+                        if i < existing.count { out.append(existing[i]) }
+                        if i < fresh.count { out.append(fresh[i]) }
+                    }
+                    return Batch(ctx, out)
+                },
+                body: { repo, input, timer in
+                    try writes(repo, input, batched: batched, timer: timer) { tx, r in try tx.upsert(r) }
+                })
+    }
+
+}

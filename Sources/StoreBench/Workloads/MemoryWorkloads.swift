@@ -1,0 +1,57 @@
+import StoreCore
+
+/// Loading the social dataset (which builds the store every other social workload copies) and
+/// walking all of it, with resident memory measured around both.
+enum MemoryWorkloads {
+    static var all: [Workload] { [load, walk] }
+
+    /// Metric names the report reads.
+    enum Metric {
+        static let residentAfterLoad = "residentAfterLoadBytes"
+        static let walkPeak = "walkPeakBytes"
+    }
+
+    static var load: Workload {
+        .define("memory.load", .memory,
+                "Load the whole social dataset, 2,000 records per transaction; resident memory after the load, bytes per record in memory and on disk",
+                loadsDataset: true,
+                setup: { ctx in ctx },
+                body: { repo, ctx, timer in
+                    let g = ctx.generator
+                    try timer.unit(operations: g.recordCount) { try g.load(into: repo) }
+                    if let now = ResidentMemory.current() {
+                        ctx.report(Metric.residentAfterLoad, Double(now) - Double(ctx.residentAtStart))
+                    }
+                    return g.recordCount
+                },
+                floor: { floor, ctx, timer in
+                    try timer.unit(operations: ctx.generator.users + ctx.generator.posts) { try floor.loadSocial(ctx.generator) }
+                    return 0
+                })
+    }
+
+    static var walk: Workload {
+        .define("memory.walk", .memory, "Read every record of every entity, every field (forEach); peak resident memory during the walk",
+                setup: { ctx in ctx },
+                body: { repo, ctx, timer in
+                    ResidentMemory.resetPeak()
+                    let before = ResidentMemory.current() ?? 0
+                    var sink = 0
+                    for entity in ["User", "Post", "Comment", "Tag"] {
+                        let start = MonotonicClock.now()
+                        var rows = 0
+                        try repo.read { tx in
+                            try tx.forEach(Query(entity)) { row in
+                                sink &+= Touch.row(row)
+                                rows += 1
+                            }
+                        }
+                        timer.record(MonotonicClock.now() &- start, operations: rows)
+                    }
+                    if let peak = ResidentMemory.peak() {
+                        ctx.report(Metric.walkPeak, max(ctx.metrics[Metric.walkPeak] ?? 0, Double(peak) - Double(before)))
+                    }
+                    return sink
+                })
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import StoreConformance
+import StoreCore
+
+/// What a workload exercises; the report groups its tables and charts by category.
+public enum WorkloadCategory: String, Codable, Sendable, CaseIterable {
+    case crud, batch, query, rows, memory
+    /// Workloads that test the runner itself (a crash, a hang); never part of a profile.
+    case selftest
+}
+
+/// Which data a workload needs loaded before it starts.
+public enum DatasetKind: String, Codable, Sendable {
+    /// The social dataset of the scale (users, posts, comments, tags, follows).
+    case social
+    /// `rows.fetch` rows of the 10-integer shape.
+    case rows
+}
+
+/// One registered unit of measurement: a name, a category, what it measures, and how to set up,
+/// run and tear down one repetition, on a backend and (where one exists) on its engine's floor.
+///
+/// ```swift
+/// Workload.define("crud.read-pk.single", .crud, "Read a post by primary key, one read transaction each",
+///     setup: { ctx in ctx.randomKeys(ctx.spec.operations.single, upTo: ctx.generator.posts) },
+///     body: { repo, keys, timer in … },
+///     floor: { floor, keys, timer in try floor.readPosts(keys, perTransaction: 1, timer: timer) })
+/// ```
+/// Order per repetition: (fresh store copy when `mutatesStore`), setup, body (timed), teardown.
+public struct Workload: Sendable {
+    public let name: String
+    public let category: WorkloadCategory
+    public let summary: String
+    public let dataset: DatasetKind
+    /// Each repetition starts from a fresh copy of the loaded store.
+    public let mutatesStore: Bool
+    /// Runs once, without warm-up: the loads that build the store the other workloads copy.
+    public let loadsDataset: Bool
+    /// A bare C-API version exists for the floors.
+    public let hasFloor: Bool
+    let prepare: @Sendable (WorkloadContext) throws -> PreparedRepetition
+
+    /// Declares a workload whose repetitions share a `State` built by `setup`.
+    public static func define<State>(
+        _ name: String, _ category: WorkloadCategory, _ summary: String,
+        dataset: DatasetKind = .social, mutatesStore: Bool = false, loadsDataset: Bool = false,
+        setup: @escaping @Sendable (WorkloadContext) throws -> State,
+        body: @escaping @Sendable (any Repository, State, OperationTimer) throws -> Int,
+        floor: (@Sendable (any Floor, State, OperationTimer) throws -> Int)? = nil,
+        teardown: @escaping @Sendable (State) -> Void = { _ in }
+    ) -> Workload {
+        Workload(
+            name: name, category: category, summary: summary, dataset: dataset, mutatesStore: mutatesStore,
+            loadsDataset: loadsDataset, hasFloor: floor != nil,
+            prepare: { ctx in
+                let state = try setup(ctx)
+                return PreparedRepetition(
+                    backend: { repo, timer in try body(repo, state, timer) },
+                    floor: floor.map { f in { fl, timer in try f(fl, state, timer) } },
+                    teardown: { teardown(state) })
+            })
+    }
+}
+
+/// One repetition after setup (internal).
+struct PreparedRepetition {
+    let backend: (any Repository, OperationTimer) throws -> Int
+    let floor: ((any Floor, OperationTimer) throws -> Int)?
+    let teardown: () -> Void
+}
+
+/// What a workload's setup and body may use.
+public final class WorkloadContext {
+    public let generator: SocialGenerator
+    public let workload: String
+    /// 0-based, counting warm-up repetitions.
+    public let repetition: Int
+    /// The directory of the store under test.
+    public let storeDirectory: URL
+    /// Resident bytes of the cell process before the store was opened.
+    public let residentAtStart: UInt64
+    /// Extra figures a workload reports (memory workloads): name → value.
+    public internal(set) var metrics: [String: Double] = [:]
+
+    public var spec: DatasetSpec { generator.spec }
+
+    init(generator: SocialGenerator, workload: String, repetition: Int, storeDirectory: URL, residentAtStart: UInt64) {
+        self.residentAtStart = residentAtStart
+        self.generator = generator
+        self.workload = workload
+        self.repetition = repetition
+        self.storeDirectory = storeDirectory
+    }
+
+    public func report(_ metric: String, _ value: Double) { metrics[metric] = value }
+
+    /// The same random stream for every backend at this repetition.
+    public func random() -> SplitMix64 { generator.workloadStream(workload, repetition: repetition) }
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+/// Every registered workload, in report order.
+///
+/// ```swift
+/// let reads = try WorkloadRegistry.matching("crud.read-pk.*")
+/// ```
+public enum WorkloadRegistry {
+    /// The workloads profiles run (self-tests excluded).
+    public static let all: [Workload] =
+        MemoryWorkloads.all + CRUDWorkloads.all + BatchWorkloads.all + QueryWorkloads.all + RowsWorkloads.all
+
+    /// Everything, self-tests included.
+    public static let everything: [Workload] = all + SelfTestWorkloads.all
+
+    public static func named(_ name: String) -> Workload? { everything.first { $0.name == name } }
+
+    /// The workload that loads `dataset` (and builds the store the others copy).
+    public static func loader(of dataset: DatasetKind) -> Workload {
+        all.first { $0.loadsDataset && $0.dataset == dataset }!
+    }
+
+    /// Workloads matching comma-separated patterns: an exact name, a prefix (`query`), or a
+    /// glob with `*` (`crud.*.single`). Self-tests match only by exact name.
+    public static func matching(_ patterns: String) throws -> [Workload] {
+        let parts = patterns.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        var out: [Workload] = []
+        for p in parts {
+            let hits: [Workload]
+            if let exact = named(p) {
+                hits = [exact]
+            } else {
+                hits = all.filter { glob(p, $0.name) || $0.name.hasPrefix(p + ".") || $0.category.rawValue == p }
+            }
+            if hits.isEmpty {
+                throw BenchError("no workload matches '\(p)'; categories: \(WorkloadCategory.allCases.filter { $0 != .selftest }.map(\.rawValue).joined(separator: ", ")); `storebench list` shows every name")
+            }
+            for w in hits where !out.contains(where: { $0.name == w.name }) { out.append(w) }
+        }
+        return all.filter { w in out.contains { $0.name == w.name } } + out.filter { $0.category == .selftest }
+    }
+
+    /// `*` matches any run of characters.
+    static func glob(_ pattern: String, _ name: String) -> Bool {
+        guard pattern.contains("*") else { return false }
+        let pieces = pattern.split(separator: "*", omittingEmptySubsequences: false).map(String.init)
+        var rest = Substring(name)
+        for (i, piece) in pieces.enumerated() {
+            if i == 0 {
+                guard rest.hasPrefix(piece) else { return false }
+                rest = rest.dropFirst(piece.count)
+            } else if i == pieces.count - 1 {
+                return piece.isEmpty || rest.hasSuffix(piece)
+            } else if let r = rest.range(of: piece) {
+                rest = rest[r.upperBound...]
+            } else {
+                return false
+            }
+        }
+        return rest.isEmpty
+    }
+}

@@ -1,0 +1,140 @@
+import ArgumentParser
+import Foundation
+import StoreBench
+import StoreCore
+
+extension Profile: ExpressibleByArgument {}
+
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Measure backends on identical data; write a Markdown report and its JSON.",
+        discussion: """
+            Every (backend, workload, scale) cell runs in its own child process, so peak memory \
+            belongs to it; a cell that crashes or passes the time limit is reported as failed and the \
+            run goes on. The bare C-API floors of SQLite and LMDB run beside the backends, and every \
+            backend is also given as a multiple of its engine's floor. Build in release first: \
+            `swift build -c release` (the report states the build).
+
+            Examples:
+              storebench run --profile quick                       # what `make bench` runs
+              storebench run --backends sqlite,lmdb --workloads 'crud.read-pk.*' --scale quick
+              storebench run --profile standard --out Reports      # the reference report
+            Exit status: 0 when every cell ran, 1 when a cell failed or timed out.
+            """
+    )
+
+    @Option(help: "Comma-separated backends (default: all). Known: \(BuiltinBackends.all.map(\.name).joined(separator: ", ")).")
+    var backends: String?
+
+    @Option(help: "Comma-separated workload names, categories (crud, batch, query, rows, memory) or globs like 'crud.*.single'. Default: all.")
+    var workloads: String?
+
+    @Option(help: "Comma-separated scales from the fixtures folder (tiny, quick, standard, large). Default: the profile's.")
+    var scale: String?
+
+    @Option(help: "Settings preset: quick (scales tiny+quick, 3 repetitions), standard (quick+standard, 5), full (up to large, 5).")
+    var profile: Profile = .quick
+
+    @Option(help: "Measured repetitions per cell (default: the profile's).")
+    var repetitions: Int?
+
+    @Option(help: "Warm-up repetitions per cell, not measured (default: 1).")
+    var warmup: Int?
+
+    @Option(help: "Durability for every backend and floor: durable (fsync at commit) or relaxed.")
+    var durability: Durability = .durable
+
+    @Option(help: "Directory for latest.md and latest.json.")
+    var out: String = "Reports"
+
+    @Option(help: "Where to write the JSON results (default: <out>/latest.json).")
+    var json: String?
+
+    @Option(help: "Seconds a cell may run before it is stopped (default: the profile's).")
+    var cellTimeout: Double?
+
+    @Option(help: "The folder of dataset specifications (default: ./Fixtures, else the one beside the build).")
+    var fixtures: String?
+
+    @Flag(help: "Skip the bare C-API floors.")
+    var noFloors = false
+
+    @Flag(help: "Skip the conformance kit (the report then has no feature matrix).")
+    var noConformance = false
+
+    func validate() throws {
+        if let r = repetitions, !(1...100).contains(r) { throw ValidationError("--repetitions must be 1…100, got \(r)") }
+        if let w = warmup, !(0...20).contains(w) { throw ValidationError("--warmup must be 0…20, got \(w)") }
+        if let t = cellTimeout, t <= 0 { throw ValidationError("--cell-timeout must be positive") }
+        _ = try selectedBackends()
+        if let w = workloads { do { _ = try WorkloadRegistry.matching(w) } catch { throw ValidationError("\(error)") } }
+        let dir = try fixturesDirectory()
+        for s in selectedScales() where !FileManager.default.fileExists(atPath: dir.appendingPathComponent("\(s).json").path) {
+            throw ValidationError("unknown scale '\(s)'; \(dir.path) has: \(DatasetSpec.available(in: dir).joined(separator: ", "))")
+        }
+    }
+
+    func run() throws {
+        var plan = RunPlan(
+            backends: try selectedBackends(), workloads: try workloads.map(WorkloadRegistry.matching) ?? WorkloadRegistry.all,
+            scales: selectedScales(), repetitions: repetitions ?? profile.repetitions, warmup: warmup ?? profile.warmup,
+            durability: durability, cellTimeout: cellTimeout ?? profile.cellTimeout, fixtures: try fixturesDirectory(),
+            profile: scale == nil && repetitions == nil ? profile.rawValue : "custom (\(profile.rawValue) base)")
+        plan.includeFloors = !noFloors
+        plan.runConformance = !noConformance
+        plan.command = "storebench " + CommandLine.arguments.dropFirst().joined(separator: " ")
+        if MachineInfo.buildConfiguration != "release" {
+            FileHandle.standardError.write(Data("note: this is a debug build; measure with `swift build -c release` (the report says debug)\n".utf8))
+        }
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("storebench-run-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let view = RunProgressView()
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        let results = try BenchmarkRunner(plan: plan, executable: executable, workDirectory: work, progress: view).run()
+
+        let jsonPath = json ?? URL(fileURLWithPath: out).appendingPathComponent("latest.json").path
+        let mdPath = URL(fileURLWithPath: out).appendingPathComponent("latest.md").path
+        try results.write(jsonPath)
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        try MarkdownReport(results).render().write(toFile: mdPath, atomically: true, encoding: .utf8)
+        let bad = results.cells.filter { $0.status == .failed || $0.status == .timeout }
+        print("wrote \(mdPath) and \(jsonPath): \(results.cells.count) cells, \(bad.count) failed, in \(Int(results.durationSeconds)) s")
+        if !bad.isEmpty { throw ExitCode(1) }
+    }
+
+    private func selectedScales() -> [String] {
+        scale.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? profile.scales
+    }
+
+    private func selectedBackends() throws -> [BackendDescriptor] {
+        guard let backends else { return BuiltinBackends.all }
+        return try backends.split(separator: ",").map { raw in
+            let name = raw.trimmingCharacters(in: .whitespaces)
+            guard let d = BuiltinBackends.named(name) else {
+                throw ValidationError("unknown backend '\(name)'; known: \(BuiltinBackends.all.map(\.name).joined(separator: ", "))")
+            }
+            return d
+        }
+    }
+
+    private func fixturesDirectory() throws -> URL {
+        if let fixtures { return URL(fileURLWithPath: fixtures) }
+        return try FixturesLocator.find()
+    }
+}
+
+/// Finds the Fixtures folder: in the current directory, else above the executable (a build folder).
+enum FixturesLocator {
+    static func find() throws -> URL {
+        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("Fixtures")
+        if FileManager.default.fileExists(atPath: cwd.appendingPathComponent("quick.json").path) { return cwd }
+        var dir = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<6 {
+            let candidate = dir.appendingPathComponent("Fixtures")
+            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("quick.json").path) { return candidate }
+            dir = dir.deletingLastPathComponent()
+        }
+        throw ValidationError("no Fixtures folder found here or above the executable; pass --fixtures DIR")
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+@testable import StoreBench
+import StoreConformance
+import Testing
+
+/// `compare` and the Markdown report on crafted results.
+@Suite struct CompareAndReportTests {
+    static func cell(_ target: String, _ workload: String, ns: Double, cv: Double, floorRatio: Double? = nil,
+                     status: CellResult.Status = .ok) -> CellResult {
+        let isFloor = target.hasPrefix("floor:")
+        var c = CellResult(target: target, kind: isFloor ? "floor" : "backend", engine: isFloor ? String(target.dropFirst(6)) : target,
+                           workload: workload, category: WorkloadRegistry.named(workload)?.category ?? .crud, scale: "quick",
+                           status: status, metrics: [:], wallSeconds: 1)
+        guard status == .ok else { c.reason = "crashed"; return c }
+        c.operations = 1_000
+        c.spans = 1_000
+        c.medianSeconds = ns * 1_000 / 1e9
+        c.minSeconds = c.medianSeconds! * 0.98
+        c.maxSeconds = c.medianSeconds! * 1.02
+        c.coefficientOfVariation = cv
+        c.nanosPerOperation = ns
+        c.operationsPerSecond = 1e9 / ns
+        c.latency = LatencySummary(p50: UInt64(ns), p95: UInt64(ns * 2), p99: UInt64(ns * 3), max: UInt64(ns * 9), samples: 1_000)
+        c.peakResidentBytes = 30 << 20
+        c.diskBytes = 4 << 20
+        c.floorRatio = floorRatio
+        return c
+    }
+
+    static func results(_ cells: [CellResult]) -> RunResults {
+        let machine = MachineInfo(cpu: "Test CPU", cores: 2, memoryBytes: 8 << 30, os: "TestOS", swift: "6.3", build: "release",
+                                  sqlite: "3.40.1", lmdb: "0.9.24")
+        let targets = Set(cells.map(\.target)).sorted().map {
+            RunResults.TargetInfo(name: $0, kind: $0.hasPrefix("floor:") ? "floor" : "backend", engine: $0, summary: "test")
+        }
+        let workloads = Set(cells.map(\.workload)).sorted().map { w in
+            RunResults.WorkloadInfo(name: w, category: WorkloadRegistry.named(w)?.category ?? .crud, summary: "test", hasFloor: false)
+        }
+        return RunResults(generatedAt: Date(timeIntervalSince1970: 1_800_000_000), command: "storebench run", profile: "quick",
+                          durability: .durable, repetitions: 3, warmup: 1, machine: machine,
+                          runner: .init(clockReadingNanos: 25, minimumSpanNanos: 2_500, overheadNanosPerOperation: 0.5),
+                          datasets: [.init(scale: "quick", seed: 1, checksum: "00112233aabbccdd", users: 10, posts: 50, comments: 150, tags: 5, rows: 100)],
+                          targets: targets, workloads: workloads, cells: cells, conformance: [], durationSeconds: 42)
+    }
+
+    func compare(_ base: [CellResult], _ new: [CellResult], threshold: Double = 0.10,
+                 mode: ResultsComparison.Mode = .absolute) -> ResultsComparison {
+        ResultsComparison(base: Self.results(base), new: Self.results(new), threshold: threshold, mode: mode)
+    }
+
+    @Test func noChangeBeyondNoiseExitsZero() {
+        let c = compare([Self.cell("sqlite", "crud.read-pk.single", ns: 1_000, cv: 0.02)],
+                        [Self.cell("sqlite", "crud.read-pk.single", ns: 1_060, cv: 0.02)])
+        #expect(c.exitCode == 0)
+        #expect(c.markdown().contains("No change beyond noise"))
+    }
+
+    @Test func aRegressionExitsTwo() {
+        let c = compare([Self.cell("sqlite", "crud.read-pk.single", ns: 1_000, cv: 0.02), Self.cell("lmdb", "crud.read-pk.single", ns: 500, cv: 0.01)],
+                        [Self.cell("sqlite", "crud.read-pk.single", ns: 1_500, cv: 0.02), Self.cell("lmdb", "crud.read-pk.single", ns: 300, cv: 0.01)])
+        #expect(c.exitCode == 2, "a regression wins over an improvement")
+        #expect(c.regressions.map(\.target) == ["sqlite"])
+        #expect(c.markdown().contains("🔴 slower") && c.markdown().contains("+50.0%"))
+    }
+
+    @Test func onlyImprovementsExitFour() {
+        let c = compare([Self.cell("sqlite", "batch.bulk-insert", ns: 3_000, cv: 0.03)],
+                        [Self.cell("sqlite", "batch.bulk-insert", ns: 2_000, cv: 0.03)])
+        #expect(c.exitCode == 4)
+        #expect(c.markdown().contains("🟢 faster"))
+    }
+
+    @Test func noisyCellsWidenTheBand() {
+        // +30% is beyond the 10% threshold, but the repetitions spread 20% each: band = 2·√(0.2²+0.2²) ≈ 57%.
+        let c = compare([Self.cell("sqlite", "query.count", ns: 1_000, cv: 0.20)],
+                        [Self.cell("sqlite", "query.count", ns: 1_300, cv: 0.20)])
+        #expect(c.exitCode == 0)
+        #expect(abs(c.rows[0].band - 2 * (0.08).squareRoot()) < 1e-9)
+    }
+
+    @Test func aCellThatNowFailsIsARegression() {
+        let c = compare([Self.cell("lmdb", "query.count", ns: 1_000, cv: 0.01)],
+                        [Self.cell("lmdb", "query.count", ns: 0, cv: 0, status: .failed)])
+        #expect(c.exitCode == 2)
+        #expect(c.markdown().contains("now fails"))
+    }
+
+    @Test func floorRatioModeIgnoresAFasterMachine() {
+        // Everything twice as fast (another machine): absolute says improvement, floor ratios say unchanged.
+        let base = [Self.cell("sqlite", "rows.fetch", ns: 100, cv: 0.01, floorRatio: 1.2), Self.cell("floor:sqlite", "rows.fetch", ns: 83, cv: 0.01)]
+        let new = [Self.cell("sqlite", "rows.fetch", ns: 50, cv: 0.01, floorRatio: 1.2), Self.cell("floor:sqlite", "rows.fetch", ns: 41.5, cv: 0.01)]
+        #expect(compare(base, new).exitCode == 4)
+        #expect(compare(base, new, mode: .floorRatio).exitCode == 0)
+        var worse = new
+        worse[0].floorRatio = 1.8
+        #expect(compare(base, worse, mode: .floorRatio).exitCode == 2)
+    }
+
+    @Test func compareCommandExitCodes() throws {
+        let dir = try ScratchDirectory("compare")
+        func write(_ name: String, _ cells: [CellResult]) throws -> String {
+            let path = dir.url.appendingPathComponent(name).path
+            try Self.results(cells).write(path)
+            return path
+        }
+        let base = try write("base.json", [Self.cell("sqlite", "crud.read-pk.single", ns: 1_000, cv: 0.01)])
+        let same = try write("same.json", [Self.cell("sqlite", "crud.read-pk.single", ns: 1_010, cv: 0.01)])
+        let slow = try write("slow.json", [Self.cell("sqlite", "crud.read-pk.single", ns: 2_000, cv: 0.01)])
+        let fast = try write("fast.json", [Self.cell("sqlite", "crud.read-pk.single", ns: 500, cv: 0.01)])
+        #expect(try Bench.run(["compare", base, same]).status == 0)
+        let r = try Bench.run(["compare", base, slow, "--threshold", "5"])
+        #expect(r.status == 2 && r.out.contains("1 regression(s)"))
+        #expect(try Bench.run(["compare", base, fast]).status == 4)
+        #expect(try Bench.run(["compare", base, slow, "--threshold", "150"]).status == 0)
+        let garbage = dir.url.appendingPathComponent("garbage.json").path
+        try Data("{\"hello\": 1}".utf8).write(to: URL(fileURLWithPath: garbage))
+        let g = try Bench.run(["compare", base, garbage])
+        #expect(g.status == 1 && g.err.contains("not a storebench results file"))
+    }
+
+    @Test func theReportHasEverySection() throws {
+        var cells = [
+            Self.cell("sqlite", "crud.read-pk.single", ns: 1_000, cv: 0.01, floorRatio: 1.3),
+            Self.cell("lmdb", "crud.read-pk.single", ns: 400, cv: 0.01, floorRatio: 1.1),
+            Self.cell("floor:sqlite", "crud.read-pk.single", ns: 770, cv: 0.01),
+            Self.cell("sqlite", "query.count", ns: 5_000, cv: 0.02),
+            Self.cell("lmdb", "query.count", ns: 9_000, cv: 0.02),
+            Self.cell("sqlite", "memory.load", ns: 3_000, cv: 0),
+            Self.cell("lmdb", "memory.load", ns: 2_000, cv: 0),
+        ]
+        cells[5].metrics["residentAfterLoadBytes"] = 2_000_000
+        let results = Self.results(cells)
+        let md = MarkdownReport(results).render()
+        for s in MarkdownReport.sections { #expect(md.contains(s), "missing \(s)") }
+        #expect(md.contains("| crud.read-pk.single | **lmdb** | 400 ns | sqlite | 2.50× | 1.10× |"))
+        #expect(md.contains("| query.count | **sqlite** | 5.00 µs | lmdb | 1.80× | – |"))
+        #expect(md.contains("Test CPU, 2 cores") && md.contains("`00112233aabbccdd`") && md.contains("durable"))
+        #expect(md.contains("```mermaid"))
+        #expect(md.contains("**Mostly reads"))
+        #expect(md.contains("| _floor:sqlite_ |"))
+        #expect(!md.contains("## Failed and skipped cells"))
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import StoreBench
+import Testing
+
+@Suite struct MeasurementTests {
+    @Test func statisticsOfRepetitions() {
+        let odd = SampleStatistics([3, 1, 2])
+        #expect(odd.median == 2 && odd.min == 1 && odd.max == 3 && odd.mean == 2)
+        #expect(abs(odd.coefficientOfVariation - 0.5) < 1e-12)   // sample sd 1 ÷ mean 2
+        let even = SampleStatistics([4, 1, 3, 2])
+        #expect(even.median == 2.5)
+        #expect(SampleStatistics([7]).coefficientOfVariation == 0)
+        #expect(SampleStatistics([5, 5, 5]).coefficientOfVariation == 0)
+    }
+
+    @Test func percentilesComeFromTheHistogram() {
+        let timer = OperationTimer(minimumSpan: 0)
+        // A unit of n operations records n values of span ÷ n; build 1…1000 ns exactly.
+        for v in 1...1_000 { timer.record(UInt64(v), operations: 1) }
+        let l = LatencySummary(timer.histogram)
+        #expect(l.samples == 1_000)
+        #expect((499...501).contains(l.p50))
+        #expect((949...951).contains(l.p95))
+        #expect((989...991).contains(l.p99))
+        #expect(l.max == 1_000)
+        #expect(timer.operations == 1_000 && timer.elapsed == 500_500)
+    }
+
+    @Test func shortOperationsAreTimedInGroups() {
+        let timer = OperationTimer(minimumSpan: 50_000_000)   // 50 ms: every span is "too short"
+        var seen = 0
+        timer.each(10_000) { _ in seen += 1 }
+        #expect(seen == 10_000)
+        #expect(timer.operations == 10_000)
+        #expect(timer.histogram.totalCount == 10_000)
+        // Groups double up to the maximum, so far fewer spans than operations were timed.
+        #expect(timer.spans < 200)
+
+        let single = OperationTimer(minimumSpan: 0)
+        single.each(50) { _ in usleep(100) }
+        #expect(single.operations == 50)
+        let l = LatencySummary(single.histogram)
+        #expect(l.p50 >= 100_000)   // each operation slept at least 100 µs
+    }
+
+    @Test func aUnitIsSharedAmongItsOperations() {
+        let timer = OperationTimer(minimumSpan: 0)
+        timer.unit(operations: 4) { usleep(2_000) }
+        #expect(timer.operations == 4)
+        #expect(timer.histogram.totalCount == 4)
+        #expect(timer.histogram.min >= 400_000)   // ≥ 2 ms ÷ 4 each
+    }
+
+    @Test func workloadPatterns() throws {
+        #expect(try WorkloadRegistry.matching("crud.*.single").map(\.name) == [
+            "crud.insert.single", "crud.read-pk.single", "crud.update.single", "crud.delete.single", "crud.upsert.single"])
+        #expect(try WorkloadRegistry.matching("rows").map(\.name) == ["rows.load", "rows.insert", "rows.fetch"])
+        #expect(try WorkloadRegistry.matching("query.count,selftest.crash").map(\.name) == ["query.count", "selftest.crash"])
+        #expect(!WorkloadRegistry.all.contains { $0.category == .selftest })
+        let e = #expect(throws: BenchError.self) { try WorkloadRegistry.matching("nothing-like-this") }
+        #expect(e?.message.contains("no workload matches") == true)
+        #expect(Set(WorkloadRegistry.all.map(\.name)).count == WorkloadRegistry.all.count)
+        let withFloors = WorkloadRegistry.all.filter { $0.hasFloor && !$0.loadsDataset }.map(\.name)
+        #expect(withFloors == ["crud.read-pk.single", "crud.read-pk.batched", "batch.bulk-insert", "query.full-scan", "rows.insert", "rows.fetch"])
+    }
+}

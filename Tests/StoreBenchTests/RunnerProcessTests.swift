@@ -1,0 +1,76 @@
+import Foundation
+import StoreBench
+import Testing
+
+/// The runner end to end through the real CLI: cells in child processes at the tiny scale.
+@Suite(.serialized) struct RunnerProcessTests {
+    @Test func aCrashingAndAHangingCellAreReportedAndTheRunGoesOn() throws {
+        let out = try ScratchDirectory("run-crash")
+        let r = try Bench.run(["run", "--scale", "tiny", "--backends", "sqlite", "--repetitions", "1", "--warmup", "0",
+                               "--workloads", "selftest.crash,crud.read-pk.single,selftest.hang", "--cell-timeout", "8",
+                               "--no-conformance", "--out", out.url.path])
+        #expect(r.status == 1, "a failed cell makes the run exit 1")
+        let results = try RunResults.read(out.url.appendingPathComponent("latest.json").path)
+
+        let crash = try #require(results.cell("sqlite", "selftest.crash", "tiny"))
+        #expect(crash.status == .failed)
+        #expect(crash.reason?.contains("crashed with signal") == true)
+        #expect(crash.outputTail?.contains("crashing on purpose") == true)
+
+        let hang = try #require(results.cell("sqlite", "selftest.hang", "tiny"))
+        #expect(hang.status == .timeout)
+        #expect(hang.reason?.contains("time limit of 8 s") == true)
+
+        // The cells after the crash ran and measured.
+        let read = try #require(results.cell("sqlite", "crud.read-pk.single", "tiny"))
+        #expect(read.status == .ok)
+        #expect(read.operations == (try Bench.spec().operations.single))
+        #expect((read.latency?.p50 ?? 0) > 0 && (read.peakResidentBytes ?? 0) > 0 && (read.diskBytes ?? 0) > 0)
+        #expect((read.floorRatio ?? 0) > 0, "read by key has a floor, which ran in the same run")
+        #expect(results.cell("floor:sqlite", "crud.read-pk.single", "tiny")?.status == .ok)
+        #expect(results.cell("sqlite", "memory.load", "tiny")?.status == .ok, "the load that builds the store runs first")
+
+        let md = try String(contentsOf: out.url.appendingPathComponent("latest.md"), encoding: .utf8)
+        for section in MarkdownReport.sections { #expect(md.contains(section), "missing \(section)") }
+        #expect(md.contains("## Failed and skipped cells") && md.contains("crashing on purpose"))
+        #expect(r.err.contains("FAILED") && r.err.contains("TIMEOUT"), "progress names the failed cells")
+    }
+
+    @Test func everyBackendAndFloorMeasuresAWorkloadOfEachCategory() throws {
+        let out = try ScratchDirectory("run-all")
+        let r = try Bench.run(["run", "--scale", "tiny", "--repetitions", "2", "--warmup", "0",
+                               "--workloads", "crud.update.batched,batch.bulk-insert,query.any-tag,rows.fetch,memory.walk",
+                               "--out", out.url.path])
+        #expect(r.status == 0, "\(r.err)")
+        let results = try RunResults.read(out.url.appendingPathComponent("latest.json").path)
+        #expect(results.targets.map(\.name) == ["sqlite", "lmdb", "objectgraph+sqlite", "objectgraph+lmdb", "floor:sqlite", "floor:lmdb"])
+        for backend in ["sqlite", "lmdb", "objectgraph+sqlite", "objectgraph+lmdb"] {
+            for w in ["memory.load", "rows.load", "crud.update.batched", "batch.bulk-insert", "query.any-tag", "rows.fetch", "memory.walk"] {
+                let c = try #require(results.cell(backend, w, "tiny"), "\(backend) \(w)")
+                #expect(c.status == .ok, "\(backend) \(w): \(c.reason ?? "")")
+                #expect((c.nanosPerOperation ?? 0) > 0)
+            }
+            #expect(results.cell(backend, "batch.bulk-insert", "tiny")?.floorRatio != nil)
+            #expect(results.cell(backend, "memory.load", "tiny")?.metrics["residentAfterLoadBytes"] != nil)
+        }
+        #expect(results.conformance.count == 4 && results.conformance.allSatisfy { $0.failed == 0 })
+        #expect(results.datasets.first?.checksum == SocialGenerator(try Bench.spec()).checksum().hex)
+        let md = try String(contentsOf: out.url.appendingPathComponent("latest.md"), encoding: .utf8)
+        #expect(md.contains("```mermaid") && md.contains("xychart-beta"))
+        #expect(md.contains("| Build | debug") || md.contains("| Build | release"))
+        #expect(md.contains("`41c4c3cc84df5be8`") || md.contains(results.datasets[0].checksum))
+    }
+
+    @Test func argumentErrorsAreClear() throws {
+        let bad = try Bench.run(["run", "--backends", "sqlite,nosuch"])
+        #expect(bad.status == 64 && bad.err.contains("unknown backend 'nosuch'"))
+        let w = try Bench.run(["run", "--workloads", "zzz"])
+        #expect(w.status == 64 && w.err.contains("no workload matches 'zzz'"))
+        let s = try Bench.run(["run", "--scale", "enormous"])
+        #expect(s.status == 64 && s.err.contains("unknown scale 'enormous'"))
+        let p = try Bench.run(["run", "--profile", "fast"])
+        #expect(p.status == 64 && p.err.contains("quick") && p.err.contains("standard"))
+        let list = try Bench.run(["list"])
+        #expect(list.status == 0 && list.out.contains("query.any-tag") && list.out.contains("objectgraph+lmdb"))
+    }
+}
