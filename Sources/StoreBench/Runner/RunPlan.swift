@@ -49,7 +49,7 @@ public struct RunPlan: Sendable {
                 let chosen = workloads.filter { !isFloor || $0.hasFloor }
                 guard !chosen.isEmpty, !(isFloor && chosen.allSatisfy(\.loadsDataset)) else { continue }
                 var ordered: [Workload] = []
-                for kind in [DatasetKind.social, .rows] where chosen.contains(where: { $0.dataset == kind && $0.category != .selftest }) {
+                for kind in [DatasetKind.social, .rows] where chosen.contains(where: { $0.dataset == kind }) {
                     ordered.append(WorkloadRegistry.loader(of: kind))
                 }
                 ordered += chosen.filter { w in !ordered.contains { $0.name == w.name } }
