@@ -28,6 +28,24 @@ public protocol Floor: AnyObject {
     func close()
 }
 
+extension Floor {
+    /// Stores rows `1…count` through the floor's own insert loop, 10,000 per transaction.
+    public func loadRows(_ g: SocialGenerator, count: Int) throws {
+        let untimed = OperationTimer(minimumSpan: 0)
+        for first in stride(from: 1, through: count, by: 10_000) {
+            try insertRows(first: Int64(first), count: min(10_000, count - first + 1), timer: untimed)
+        }
+    }
+
+    /// Stores every user through the floor's own insert loop, 5,000 per transaction.
+    func loadUsers(_ g: SocialGenerator) throws {
+        let untimed = OperationTimer(minimumSpan: 0)
+        for first in stride(from: 1, through: g.users, by: 5_000) {
+            try insertUsers((first...min(g.users, first + 4_999)).map { UserInput(g.user(Int64($0))) }, timer: untimed)
+        }
+    }
+}
+
 /// The engines with a floor, and how to open one.
 public enum Floors {
     public static let engines = ["sqlite", "lmdb"]

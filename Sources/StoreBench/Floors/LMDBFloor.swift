@@ -48,13 +48,7 @@ final class LMDBFloor: Floor {
     // MARK: Loading
 
     func loadSocial(_ g: SocialGenerator) throws {
-        let throwaway = OperationTimer(minimumSpan: 0)
-        var id: Int64 = 1
-        while id <= Int64(g.users) {
-            let end = min(Int64(g.users), id + 4_999)
-            try insertUsers((id...end).map { UserInput(g.user($0)) }, timer: throwaway)
-            id = end + 1
-        }
+        try loadUsers(g)
         let postDBI = dbis["Post"]!
         var next: Int64 = 1
         while next <= Int64(g.posts) {
@@ -73,16 +67,6 @@ final class LMDBFloor: Floor {
                 }
             }
             next = end + 1
-        }
-    }
-
-    func loadRows(_ g: SocialGenerator, count: Int) throws {
-        var first: Int64 = 1
-        let throwaway = OperationTimer(minimumSpan: 0)
-        while first <= Int64(count) {
-            let n = min(10_000, count - Int(first) + 1)
-            try insertRows(first: first, count: n, timer: throwaway)
-            first += Int64(n)
         }
     }
 
@@ -148,10 +132,7 @@ final class LMDBFloor: Floor {
 
     func scanPosts(timer: OperationTimer) throws -> Int {
         var sink = 0
-        let rows = try walk("Post", timer: timer) { key, value in
-            sink &+= Self.decodePost(Self.id(key), value).touch
-        }
-        _ = rows
+        try walk("Post", timer: timer) { key, value in sink &+= Self.decodePost(Self.id(key), value).touch }
         return sink
     }
 
@@ -172,7 +153,7 @@ final class LMDBFloor: Floor {
 
     func fetchRows(timer: OperationTimer) throws -> Int {
         var sink = 0
-        _ = try walk("Row", timer: timer) { key, value in
+        try walk("Row", timer: timer) { key, value in
             sink &+= Int(truncatingIfNeeded: Self.id(key))
             let raw = UnsafeRawBufferPointer(start: value.mv_data, count: value.mv_size)
             for k in 0..<10 { sink &+= Int(truncatingIfNeeded: Int64(littleEndian: raw.loadUnaligned(fromByteOffset: 8 * k, as: Int64.self))) }
@@ -183,7 +164,7 @@ final class LMDBFloor: Floor {
     // MARK: Helpers (internal)
 
     /// Walks a whole database with a cursor in one read transaction, timed as one span.
-    private func walk(_ name: String, timer: OperationTimer, _ body: (MDB_val, MDB_val) -> Void) throws -> Int {
+    private func walk(_ name: String, timer: OperationTimer, _ body: (MDB_val, MDB_val) -> Void) throws {
         let started = MonotonicClock.now()
         let txn = try beginRead()
         defer { mdb_txn_reset(txn) }
@@ -200,7 +181,6 @@ final class LMDBFloor: Floor {
         }
         if rc != MDB_NOTFOUND { try check(rc, "mdb_cursor_get \(name)") }
         timer.record(MonotonicClock.now() &- started, operations: rows)
-        return rows
     }
 
     /// The one read transaction, renewed for each use (a reset transaction keeps its slot).

@@ -57,13 +57,7 @@ final class SQLiteFloor: Floor {
     // MARK: Loading
 
     func loadSocial(_ g: SocialGenerator) throws {
-        let throwaway = OperationTimer(minimumSpan: 0)
-        var id: Int64 = 1
-        while id <= Int64(g.users) {
-            let end = min(Int64(g.users), id + 4_999)
-            try insertUsers((id...end).map { UserInput(g.user($0)) }, timer: throwaway)
-            id = end + 1
-        }
+        try loadUsers(g)
         try exec("BEGIN IMMEDIATE")
         let s = try statement(#"INSERT INTO "Post" VALUES (?, ?, ?, ?, ?, ?, ?, ?)"#)
         for pid in 1...Int64(g.posts) {
@@ -80,16 +74,6 @@ final class SQLiteFloor: Floor {
             try stepDone(s, "insert post \(pid)")
         }
         try exec("COMMIT")
-    }
-
-    func loadRows(_ g: SocialGenerator, count: Int) throws {
-        var first: Int64 = 1
-        let throwaway = OperationTimer(minimumSpan: 0)
-        while first <= Int64(count) {
-            let n = min(10_000, count - Int(first) + 1)
-            try insertRows(first: first, count: n, timer: throwaway)
-            first += Int64(n)
-        }
     }
 
     // MARK: Workloads
@@ -145,18 +129,10 @@ final class SQLiteFloor: Floor {
     }
 
     func scanPosts(timer: OperationTimer) throws -> Int {
-        let s = try statement(#"SELECT "id", "title", "body", "score", "createdAt", "rating", "published" FROM "Post""#)
         var sink = 0
-        var rows = 0
-        let started = MonotonicClock.now()
-        try exec("BEGIN")
-        defer { try? exec("COMMIT") }
-        defer { sqlite3_reset(s) }
-        while sqlite3_step(s) == SQLITE_ROW {
+        try walk(#"SELECT "id", "title", "body", "score", "createdAt", "rating", "published" FROM "Post""#, timer: timer) { s in
             sink &+= post(s).touch
-            rows += 1
         }
-        timer.record(MonotonicClock.now() &- started, operations: rows)
         return sink
     }
 
@@ -179,22 +155,30 @@ final class SQLiteFloor: Floor {
     }
 
     func fetchRows(timer: OperationTimer) throws -> Int {
-        let s = try statement(#"SELECT "id", "i0", "i1", "i2", "i3", "i4", "i5", "i6", "i7", "i8", "i9" FROM "Row""#)
         var sink = 0
+        try walk(#"SELECT "id", "i0", "i1", "i2", "i3", "i4", "i5", "i6", "i7", "i8", "i9" FROM "Row""#, timer: timer) { s in
+            for c in 0..<Int32(11) { sink &+= Int(truncatingIfNeeded: sqlite3_column_int64(s, c)) }
+        }
+        return sink
+    }
+
+    // MARK: Helpers (internal)
+
+    /// Steps through every row of `sql` in one read transaction, timed as one span of one
+    /// operation per row.
+    private func walk(_ sql: String, timer: OperationTimer, _ body: (OpaquePointer) -> Void) throws {
+        let s = try statement(sql)
         var rows = 0
         let started = MonotonicClock.now()
         try exec("BEGIN")
         defer { try? exec("COMMIT") }
         defer { sqlite3_reset(s) }
         while sqlite3_step(s) == SQLITE_ROW {
-            for c in 0..<Int32(11) { sink &+= Int(truncatingIfNeeded: sqlite3_column_int64(s, c)) }
+            body(s)
             rows += 1
         }
         timer.record(MonotonicClock.now() &- started, operations: rows)
-        return sink
     }
-
-    // MARK: Helpers (internal)
 
     private func post(_ s: OpaquePointer) -> PostOutput {
         PostOutput(
@@ -211,11 +195,11 @@ final class SQLiteFloor: Floor {
 
     private func bindText(_ s: OpaquePointer, _ i: Int32, _ v: String) {
         var v = v
-        v.withUTF8 { sqlite3_bind_text(s, i, $0.baseAddress, Int32($0.count), Self.transient) }
+        _ = v.withUTF8 { sqlite3_bind_text(s, i, $0.baseAddress, Int32($0.count), Self.transient) }
     }
 
     private func bindBlob(_ s: OpaquePointer, _ i: Int32, _ v: [UInt8]) {
-        v.withUnsafeBytes { sqlite3_bind_blob(s, i, $0.baseAddress, Int32($0.count), Self.transient) }
+        _ = v.withUnsafeBytes { sqlite3_bind_blob(s, i, $0.baseAddress, Int32($0.count), Self.transient) }
     }
 
     private func stepDone(_ s: OpaquePointer, _ what: String) throws {
