@@ -139,5 +139,17 @@ import Testing
         #expect(md.contains("**Mostly reads"))
         #expect(md.contains("| _floor:sqlite_ |"))
         #expect(!md.contains("## Failed and skipped cells"))
+        #expect(md.contains("| 30.0 MiB |"), "peak resident memory in the workload tables")
+        #expect(md.contains("| 4.0 MiB |"), "disk in the memory table")
+    }
+
+    @Test func units() {
+        #expect(Format.bytes(UInt64(31_268_864)) == "29.8 MiB")
+        #expect(Format.bytes(UInt64(1_000)) == "1000 B")
+        #expect(Format.bytes(nil as UInt64?) == "–")
+        #expect(Format.nanos(999) == "999 ns" && Format.nanos(1_500) == "1.50 µs" && Format.nanos(2.5e6) == "2.50 ms")
+        #expect(Format.rate(1_500) == "1.5 k/s" && Format.ratio(2.345) == "2.35×" && Format.ratio(12.6) == "13×")
+        #expect(Format.count(1_234_567) == "1,234,567")
+        #expect(abs(Format.geometricMean([1, 4])! - 2) < 1e-12)
     }
 }

@@ -32,7 +32,7 @@ enum Format {
         }
     }
 
-    static func bytes(_ b: UInt64?) -> String { bytes(b.map(Double.init)) }
+    static func bytes(_ b: UInt64?) -> String { bytes(b.map { Double($0) }) }
 
     static func ratio(_ r: Double?) -> String {
         guard let r, r.isFinite else { return "–" }

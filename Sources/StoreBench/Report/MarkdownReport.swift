@@ -139,7 +139,8 @@ public struct MarkdownReport {
         var md = "## Memory and disk\n\n"
         md += "From `memory.load` (load the whole social dataset, then close) and `memory.walk` (read every record of every entity). "
         md += "Resident after load is the cell process's growth from before the store opened; the walk peak is the growth of the "
-        md += "peak during the walk; disk is what the store's files occupy after closing.\n\n"
+        md += "peak during the walk; disk is what the store's files occupy after closing. LMDB reads through a memory map, so its "
+        md += "resident figures include file pages the kernel can drop under pressure; SQLite's page cache is private memory.\n\n"
         for scale in scales {
             guard let d = results.datasets.first(where: { $0.scale == scale }) else { continue }
             md += "\(scale) scale (\(Format.count(d.records)) records):\n\n"
