@@ -20,7 +20,8 @@ struct RunCommand: ParsableCommand {
               storebench run --profile quick                       # what `make bench` runs
               storebench run --backends sqlite,lmdb --workloads 'crud.read-pk.*' --scale quick
               storebench run --profile standard --out Reports      # the reference report
-            Exit status: 0 when every cell ran, 1 when a cell failed or timed out.
+            Ctrl-C ends the running cell and still writes the report and JSON of the cells that ran.
+            Exit status: 0 when every cell ran, 1 when a cell failed or timed out, 130 when interrupted.
             """
     )
 
@@ -91,7 +92,14 @@ struct RunCommand: ParsableCommand {
         defer { try? FileManager.default.removeItem(at: work) }
         let view = RunProgressView()
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        let results = try BenchmarkRunner(plan: plan, executable: executable, workDirectory: work, progress: view).run()
+        let runner = BenchmarkRunner(plan: plan, executable: executable, workDirectory: work, progress: view)
+        // Ctrl-C ends the current cell and writes the report of what ran, instead of losing it.
+        signal(SIGINT, SIG_IGN)
+        let onInterrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        onInterrupt.setEventHandler { runner.interrupt() }
+        onInterrupt.resume()
+        let results = try runner.run()
+        onInterrupt.cancel()
 
         let jsonPath = json ?? URL(fileURLWithPath: out).appendingPathComponent("latest.json").path
         let mdPath = URL(fileURLWithPath: out).appendingPathComponent("latest.md").path
@@ -100,6 +108,7 @@ struct RunCommand: ParsableCommand {
         try MarkdownReport(results).render().write(toFile: mdPath, atomically: true, encoding: .utf8)
         let bad = results.cells.filter { $0.status == .failed || $0.status == .timeout }
         print("wrote \(mdPath) and \(jsonPath): \(results.cells.count) cells, \(bad.count) failed, in \(Int(results.durationSeconds)) s")
+        if results.interrupted == true { throw ExitCode(130) }
         if !bad.isEmpty { throw ExitCode(1) }
     }
 

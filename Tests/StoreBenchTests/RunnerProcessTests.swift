@@ -61,6 +61,35 @@ import Testing
         #expect(md.contains("`41c4c3cc84df5be8`") || md.contains(results.datasets[0].checksum))
     }
 
+    @Test func anInterruptedRunWritesWhatItMeasured() throws {
+        let out = try ScratchDirectory("run-interrupt")
+        let p = Process()
+        p.executableURL = try Bench.binary()
+        p.arguments = ["run", "--scale", "tiny", "--backends", "sqlite", "--repetitions", "1", "--warmup", "0", "--no-floors",
+                       "--workloads", "crud.read-pk.single,selftest.hang", "--cell-timeout", "120", "--out", out.url.path]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        // Interrupt once the hanging cell is running: its own directory has appeared.
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let runs = (try? FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())) ?? []
+            if runs.contains("storebench-run-\(p.processIdentifier)"),
+               FileManager.default.fileExists(atPath: NSTemporaryDirectory() + "storebench-run-\(p.processIdentifier)/cells/2") { break }
+            usleep(50_000)
+        }
+        usleep(300_000)
+        kill(p.processIdentifier, SIGINT)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 130)
+        let results = try RunResults.read(out.url.appendingPathComponent("latest.json").path)
+        #expect(results.interrupted == true)
+        #expect(results.cell("sqlite", "crud.read-pk.single", "tiny")?.status == .ok, "what ran before is kept")
+        #expect(results.cell("sqlite", "selftest.hang", "tiny")?.reason == "the run was interrupted")
+        let md = try String(contentsOf: out.url.appendingPathComponent("latest.md"), encoding: .utf8)
+        #expect(md.contains("**Interrupted**"))
+    }
+
     @Test func argumentErrorsAreClear() throws {
         let bad = try Bench.run(["run", "--backends", "sqlite,nosuch"])
         #expect(bad.status == 64 && bad.err.contains("unknown backend 'nosuch'"))

@@ -23,6 +23,9 @@ public struct MarkdownReport {
         md += "Generated \(ISO8601DateFormatter().string(from: results.generatedAt)) by `\(results.command)` "
         md += "in \(Int(results.durationSeconds.rounded())) s: \(results.cells.count) cells, "
         md += "\(results.cells.filter(\.isOK).count) measured, \(failedCells.count) failed.\n\n"
+        if results.interrupted == true {
+            md += "> **Interrupted** after \(results.cells.count) of \(results.plannedCells ?? results.cells.count) cells: the tables hold only what ran.\n\n"
+        }
         let parts: [String] = [setup(), summary(), advice(), charts(), workloadTables(), memoryTables(), failures(), featureMatrix(), method()]
         return md + parts.joined()
     }

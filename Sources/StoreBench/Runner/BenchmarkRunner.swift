@@ -1,6 +1,7 @@
 import Foundation
 import StoreConformance
 import StoreCore
+import Synchronization
 
 /// Receives the runner's progress: the CLI draws a bar with ETA on a terminal, lines otherwise.
 public protocol RunProgress: AnyObject {
@@ -24,6 +25,13 @@ public final class BenchmarkRunner {
     let executable: URL
     let workDirectory: URL
     weak var progress: RunProgress?
+    private let interrupted = Atomic<Bool>(false)
+
+    /// Stops the run: the current cell's process is ended, no further cell starts, and `run`
+    /// returns the cells measured so far with `interrupted` set. Safe from any thread (a signal handler's queue).
+    public func interrupt() { interrupted.store(true, ordering: .relaxed) }
+
+    var isInterrupted: Bool { interrupted.load(ordering: .relaxed) }
 
     public init(plan: RunPlan, executable: URL, workDirectory: URL, progress: RunProgress?) {
         self.plan = plan
@@ -48,6 +56,10 @@ public final class BenchmarkRunner {
         var results: [CellResult] = []
         var failedLoads = Set<String>()
         for (index, cell) in cells.enumerated() {
+            if isInterrupted {
+                progress?.note("interrupted: \(index) of \(cells.count) cells ran; writing what they measured")
+                break
+            }
             let label = "\(cell.target) \(cell.workload.name) \(cell.scale)"
             progress?.cellStarted(index: index, label: label)
             let templateKey = "\(cell.scale)/\(cell.target)/\(cell.workload.dataset.rawValue)"
@@ -65,7 +77,7 @@ public final class BenchmarkRunner {
         try? FileManager.default.removeItem(at: workDirectory.appendingPathComponent("templates"))
 
         var conformance: [ConformanceReport] = []
-        if plan.runConformance {
+        if plan.runConformance && !isInterrupted {
             progress?.note("running the conformance kit for the feature matrix")
             conformance = plan.backends.map { ConformanceKit.run(DescriptorHarness($0)) }
         }
@@ -78,7 +90,8 @@ public final class BenchmarkRunner {
         return RunResults(generatedAt: started, command: plan.command, profile: plan.profile, durability: plan.durability,
                           repetitions: plan.repetitions, warmup: plan.warmup, machine: .current(), runner: facts,
                           datasets: datasets, targets: targets, workloads: workloads, cells: results,
-                          conformance: conformance, durationSeconds: Date().timeIntervalSince(started))
+                          conformance: conformance, durationSeconds: Date().timeIntervalSince(started),
+                          interrupted: isInterrupted ? true : nil, plannedCells: cells.count)
     }
 
     private func runCell(_ cell: (target: String, workload: Workload, scale: String), index: Int, template: String,
@@ -91,7 +104,7 @@ public final class BenchmarkRunner {
             repetitions: plan.repetitions, warmup: plan.warmup, durability: plan.durability,
             minimumSpan: minimumSpan, outcome: work.appendingPathComponent("outcome.json").path)
         let started = Date()
-        let ending = CellProcess(executable: executable, timeout: plan.cellTimeout).run(spec)
+        let ending = CellProcess(executable: executable, timeout: plan.cellTimeout).run(spec) { [unowned self] in self.isInterrupted }
         let wall = Date().timeIntervalSince(started)
         switch ending {
         case .finished(let outcome):
@@ -116,6 +129,8 @@ public final class BenchmarkRunner {
             var r = skeleton(cell, status: .failed, reason: reason, wall: wall)
             r.outputTail = tail
             return r
+        case .stopped:
+            return skeleton(cell, status: .skipped, reason: "the run was interrupted", wall: wall)
         case .timedOut(let tail):
             var r = skeleton(cell, status: .timeout, reason: "exceeded the cell time limit of \(Int(plan.cellTimeout)) s", wall: wall)
             r.outputTail = tail

@@ -10,9 +10,11 @@ struct CellProcess {
         case finished(CellOutcome)
         case failed(reason: String, tail: String)
         case timedOut(tail: String)
+        /// `shouldStop` turned true (the run was interrupted) and the child was ended.
+        case stopped
     }
 
-    func run(_ spec: CellSpec) -> Ending {
+    func run(_ spec: CellSpec, shouldStop: () -> Bool = { false }) -> Ending {
         let fm = FileManager.default
         let work = URL(fileURLWithPath: spec.work)
         try? fm.createDirectory(at: work, withIntermediateDirectories: true)
@@ -46,16 +48,18 @@ struct CellProcess {
             return .failed(reason: "cannot start \(executable.path): \(error)", tail: "")
         }
         let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
+        while process.isRunning && Date() < deadline && !shouldStop() { usleep(10_000) }
         if process.isRunning {
+            let stopping = shouldStop()
             process.terminate()
             let grace = Date().addingTimeInterval(3)
             while process.isRunning && Date() < grace { usleep(10_000) }
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
-            return .timedOut(tail: Self.tail(logURL))
+            return stopping ? .stopped : .timedOut(tail: Self.tail(logURL))
         }
         process.waitUntilExit()
+        if shouldStop() { return .stopped }
         let tail = Self.tail(logURL)
         if process.terminationReason == .uncaughtSignal {
             return .failed(reason: "crashed with signal \(process.terminationStatus) (\(Self.signalName(process.terminationStatus)))", tail: tail)

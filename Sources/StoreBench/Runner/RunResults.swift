@@ -24,6 +24,10 @@ public struct RunResults: Codable, Sendable {
     /// The conformance kit's results per backend: the report's feature matrix.
     public var conformance: [ConformanceReport]
     public var durationSeconds: Double
+    /// Set when the run was interrupted (Ctrl-C): `cells` holds what ran before.
+    public var interrupted: Bool?
+    /// Cells the plan had; more than `cells.count` after an interruption.
+    public var plannedCells: Int?
 
     /// The runner's own cost, measured at the start of the run.
     public struct RunnerFacts: Codable, Sendable, Hashable {
@@ -62,7 +66,10 @@ public struct RunResults: Codable, Sendable {
 
     public init(generatedAt: Date, command: String, profile: String, durability: Durability, repetitions: Int, warmup: Int,
                 machine: MachineInfo, runner: RunnerFacts, datasets: [DatasetInfo], targets: [TargetInfo],
-                workloads: [WorkloadInfo], cells: [CellResult], conformance: [ConformanceReport], durationSeconds: Double) {
+                workloads: [WorkloadInfo], cells: [CellResult], conformance: [ConformanceReport], durationSeconds: Double,
+                interrupted: Bool? = nil, plannedCells: Int? = nil) {
+        self.interrupted = interrupted
+        self.plannedCells = plannedCells
         self.generatedAt = generatedAt
         self.command = command
         self.profile = profile
