@@ -79,9 +79,13 @@ public struct ResultsComparison {
     public func markdown() -> String {
         let what = mode == .absolute ? "time per operation" : "ratio to the engine's floor"
         var md = "### StoreBench: \(regressions.count) regression(s), \(improvements.count) improvement(s)\n\n"
-        md += "Compared \(rows.count) cells by \(what); a change counts when it is beyond ±\(Format.percent(threshold)) "
+        md += "Compared \(rows.filter { $0.verdict != .missing }.count) cells by \(what); a change counts when it is beyond ±\(Format.percent(threshold)) "
         md += "or twice the repetitions' combined spread, whichever is larger.\n\n"
-        let notable = rows.filter { $0.verdict != .unchanged }
+        let missing = rows.filter { $0.verdict == .missing }.count
+        if missing > 0 {
+            md += "\(missing) cell(s) of the baseline did not run this time (other scales, workloads or backends) and are not compared.\n\n"
+        }
+        let notable = rows.filter { $0.verdict != .unchanged && $0.verdict != .missing }
         if notable.isEmpty {
             md += "No change beyond noise.\n"
         } else {
@@ -91,7 +95,7 @@ public struct ResultsComparison {
                 case .regression: "🔴 slower"
                 case .improvement: "🟢 faster"
                 case .failed: "🔴 now fails"
-                case .missing: "⚪ not run"
+                case .missing: ""
                 case .unchanged: ""
                 }
                 md += "| \(mark) | \(r.target) | \(r.workload) | \(r.scale) | \(show(r.base)) | \(show(r.new)) | "
