@@ -1,5 +1,7 @@
 import Foundation
-import StoreBench
+import LMDBStore
+import SQLiteStore
+@testable import StoreBench
 import Testing
 
 @Suite struct MeasurementTests {
@@ -62,5 +64,25 @@ import Testing
         #expect(Set(WorkloadRegistry.all.map(\.name)).count == WorkloadRegistry.all.count)
         let withFloors = WorkloadRegistry.all.filter { $0.hasFloor && !$0.loadsDataset }.map(\.name)
         #expect(withFloors == ["crud.read-pk.single", "crud.read-pk.batched", "batch.bulk-insert", "query.full-scan", "rows.insert", "rows.fetch"])
+    }
+}
+
+@Suite struct RunPlanTests {
+    @Test func loadsFirstThenEachWorkloadAcrossTargetsBackToBack() throws {
+        let plan = RunPlan(backends: [SQLiteStore.descriptor, LMDBStore.descriptor],
+                           workloads: try WorkloadRegistry.matching("crud.read-pk.single,query.count,rows.fetch"),
+                           scales: ["tiny"], repetitions: 1, warmup: 0, durability: .relaxed, cellTimeout: 10,
+                           fixtures: Bench.fixtures, profile: "test")
+        let order = plan.cells().map { "\($0.target) \($0.workload.name)" }
+        #expect(order == [
+            "sqlite memory.load", "sqlite rows.load", "lmdb memory.load", "lmdb rows.load",
+            "floor:sqlite memory.load", "floor:sqlite rows.load", "floor:lmdb memory.load", "floor:lmdb rows.load",
+            "sqlite crud.read-pk.single", "lmdb crud.read-pk.single", "floor:sqlite crud.read-pk.single", "floor:lmdb crud.read-pk.single",
+            "sqlite query.count", "lmdb query.count",
+            "sqlite rows.fetch", "lmdb rows.fetch", "floor:sqlite rows.fetch", "floor:lmdb rows.fetch",
+        ])
+        var noFloors = plan
+        noFloors.includeFloors = false
+        #expect(!noFloors.cells().contains { $0.target.hasPrefix("floor:") })
     }
 }

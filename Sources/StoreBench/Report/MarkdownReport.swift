@@ -194,7 +194,8 @@ public struct MarkdownReport {
         - **Cells.** Each (target, workload, scale) cell runs in its own child process (`storebench cell`), so peak resident \
         memory belongs to it and a crash or hang ends only that cell (time limit per cell, reported with the tail of its output). \
         A load cell per target and scale builds the store; every other cell works on a fresh copy of it, and workloads that \
-        change data get a fresh copy for each repetition.
+        change data get a fresh copy for each repetition. The cells of one workload run back to back across targets and \
+        floors, so the machine's drift over a long run affects them alike.
         - **Timing.** \(results.warmup) warm-up repetition(s), then \(results.repetitions) measured ones; a table shows the median, \
         and the CV is the repetitions' standard deviation ÷ mean. Each operation is timed with the monotonic clock; when one \
         is shorter than \(Format.nanos(results.runner.minimumSpanNanos)), groups of operations are timed and each gets the \

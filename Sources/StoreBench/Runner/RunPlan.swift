@@ -40,20 +40,23 @@ public struct RunPlan: Sendable {
         return Floors.engines.filter(engines.contains).map { CellSpec.floorPrefix + $0 }
     }
 
-    /// The cells in run order: per scale and target, the loads first, then the workloads.
+    /// The cells in run order. Per scale: first each target's loads (which build the stores the
+    /// other cells copy), then workload by workload, every target back to back, so that the
+    /// machine's drift over a long run hits the backends and floors of one workload alike.
     func cells() -> [(target: String, workload: Workload, scale: String)] {
         var out: [(String, Workload, String)] = []
+        let targets = backends.map(\.name) + floorTargets
+        func runs(_ w: Workload, on target: String) -> Bool { !target.hasPrefix(CellSpec.floorPrefix) || w.hasFloor }
         for scale in scales {
-            for target in backends.map(\.name) + floorTargets {
-                let isFloor = target.hasPrefix(CellSpec.floorPrefix)
-                let chosen = workloads.filter { !isFloor || $0.hasFloor }
-                guard !chosen.isEmpty, !(isFloor && chosen.allSatisfy(\.loadsDataset)) else { continue }
-                var ordered: [Workload] = []
-                for kind in [DatasetKind.social, .rows] where chosen.contains(where: { $0.dataset == kind }) {
-                    ordered.append(WorkloadRegistry.loader(of: kind))
+            for target in targets {
+                let chosen = workloads.filter { runs($0, on: target) && !$0.loadsDataset }
+                for kind in [DatasetKind.social, .rows] where chosen.contains(where: { $0.dataset == kind })
+                    || workloads.contains(where: { $0.loadsDataset && $0.dataset == kind && !target.hasPrefix(CellSpec.floorPrefix) }) {
+                    out.append((target, WorkloadRegistry.loader(of: kind), scale))
                 }
-                ordered += chosen.filter { w in !ordered.contains { $0.name == w.name } }
-                out += ordered.map { (target, $0, scale) }
+            }
+            for w in workloads where !w.loadsDataset {
+                for target in targets where runs(w, on: target) { out.append((target, w, scale)) }
             }
         }
         return out
