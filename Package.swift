@@ -66,7 +66,7 @@ let package = Package(
         .testTarget(name: "LMDBStoreTests", dependencies: ["LMDBStore", "StoreConformance", "CLMDB"]),
         .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "SQLiteStore", "LMDBStore", "StoreConformance"]),
         .testTarget(name: "StoreConformanceTests", dependencies: ["StoreConformance", "SQLiteStore"]),
-        .testTarget(name: "StoreBenchTests", dependencies: ["StoreBench", "StoreCore", "SQLiteStore", "LMDBStore"]),
+        .testTarget(name: "StoreBenchTests", dependencies: ["StoreBench", "StoreCore", "StoreConformance", "SQLiteStore", "LMDBStore"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,16 +1,11 @@
 import Foundation
 import LMDBStore
+import StoreConformance
 import StoreCore
 import Testing
 
-/// A fresh temporary directory per test, removed afterwards.
-final class TemporaryDirectory {
-    let url: URL
-    init(_ label: String) throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("lmdb-\(label)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(at: url) }
+extension TemporaryDirectory {
+    /// LMDB's data file in this directory.
     var dataFile: URL { url.appendingPathComponent("data.mdb") }
 }
 

@@ -6,16 +6,6 @@ import StoreCore
 import Synchronization
 import Testing
 
-/// A fresh temporary directory per test, removed afterwards.
-final class TemporaryDirectory {
-    let url: URL
-    init(_ label: String) throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("graph-\(label)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(at: url) }
-}
-
 /// What the graph asked of its store: a real SQLiteStore underneath, every call counted.
 final class CountingStore: Repository {
     struct Counts: Sendable, Equatable {

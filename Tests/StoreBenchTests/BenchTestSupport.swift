@@ -43,14 +43,5 @@ enum Bench {
     }
 }
 
-/// A fresh temporary directory per test, removed afterwards.
-final class ScratchDirectory {
-    let url: URL
-    init(_ label: String) throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(label)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(at: url) }
-}
 
 final class DataBox: @unchecked Sendable { var data = Data() }

@@ -98,7 +98,7 @@ import Testing
     }
 
     @Test func compareCommandExitCodes() throws {
-        let dir = try ScratchDirectory("compare")
+        let dir = try TemporaryDirectory("compare")
         func write(_ name: String, _ cells: [CellResult]) throws -> String {
             let path = dir.url.appendingPathComponent(name).path
             try Self.results(cells).write(path)

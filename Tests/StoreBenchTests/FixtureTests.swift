@@ -2,6 +2,7 @@ import Foundation
 import LMDBStore
 import SQLiteStore
 import StoreBench
+import StoreConformance
 import StoreCore
 import Testing
 
@@ -43,7 +44,7 @@ import Testing
 
     @Test(arguments: ["sqlite", "lmdb"])
     func everyBackendStoresTheSameBytes(_ backend: String) throws {
-        let dir = try ScratchDirectory("fixture-\(backend)")
+        let dir = try TemporaryDirectory("fixture-\(backend)")
         let g = SocialGenerator(try Bench.spec())
         let repo: any Repository = backend == "sqlite"
             ? try SQLiteStore(directory: dir.url, schema: BenchSchema.schema, options: StoreOptions(durability: .relaxed))
@@ -79,7 +80,7 @@ import Testing
     }
 
     @Test func badFixtureFilesGiveClearErrors() throws {
-        let dir = try ScratchDirectory("bad-fixtures")
+        let dir = try TemporaryDirectory("bad-fixtures")
         #expect(throws: BenchError.self) { try DatasetSpec.load(scale: "nope", fixtures: dir.url) }
         try Data("{\"name\": 3}".utf8).write(to: dir.url.appendingPathComponent("broken.json"))
         let e = #expect(throws: BenchError.self) { try DatasetSpec.load(scale: "broken", fixtures: dir.url) }

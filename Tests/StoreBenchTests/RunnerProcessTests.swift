@@ -1,11 +1,12 @@
 import Foundation
 import StoreBench
+import StoreConformance
 import Testing
 
 /// The runner end to end through the real CLI: cells in child processes at the tiny scale.
 @Suite(.serialized) struct RunnerProcessTests {
     @Test func aCrashingAndAHangingCellAreReportedAndTheRunGoesOn() throws {
-        let out = try ScratchDirectory("run-crash")
+        let out = try TemporaryDirectory("run-crash")
         let r = try Bench.run(["run", "--scale", "tiny", "--backends", "sqlite", "--repetitions", "1", "--warmup", "0",
                                "--workloads", "selftest.crash,crud.read-pk.single,selftest.hang", "--cell-timeout", "8",
                                "--no-conformance", "--out", out.url.path])
@@ -37,7 +38,7 @@ import Testing
     }
 
     @Test func everyBackendAndFloorMeasuresAWorkloadOfEachCategory() throws {
-        let out = try ScratchDirectory("run-all")
+        let out = try TemporaryDirectory("run-all")
         let r = try Bench.run(["run", "--scale", "tiny", "--repetitions", "2", "--warmup", "0",
                                "--workloads", "crud.update.batched,batch.bulk-insert,query.any-tag,rows.fetch,memory.walk",
                                "--out", out.url.path])
@@ -62,7 +63,7 @@ import Testing
     }
 
     @Test func anInterruptedRunWritesWhatItMeasured() throws {
-        let out = try ScratchDirectory("run-interrupt")
+        let out = try TemporaryDirectory("run-interrupt")
         let p = Process()
         p.executableURL = try Bench.binary()
         p.arguments = ["run", "--scale", "tiny", "--backends", "sqlite", "--repetitions", "1", "--warmup", "0", "--no-floors",
