@@ -74,10 +74,10 @@ public struct SocialGenerator: Sendable {
     /// Comment `id` (1…comments) with its post, author and the comment it answers, if any.
     public func comment(_ id: Int64) -> (record: Record, post: Int64, author: Int64, parent: Int64?) {
         var r = stream(.comment, id)
-        let parent: Int64? = id > 1 && r.chance(spec.replyShare) ? id - 1 - Int64(r.below(min(Int(id) - 1, 64))) : nil
+        let parent = replyParent(&r, of: id)
         let author = Int64(Self.skewed(&r, users, spec.postsPerUser.skew) + 1)
         let text = TextMaker.text(&r, spec.text.comment, nonASCII: spec.text.nonASCIIShare)
-        let post = postOfComment(id)
+        let post = parent.map(postOfComment) ?? rootPost(ofComment: id)
         let created = postDate(post).addingTimeInterval(Double(60 + r.below(7 * 86_400)))
         let record = Record(BenchSchema.comment, values: [.int64(id), .string(text), .date(created)])
         return (record, post, author, parent)
@@ -125,13 +125,20 @@ public struct SocialGenerator: Sendable {
         var current = id
         while true {
             var r = stream(.comment, current)
-            if current > 1 && r.chance(spec.replyShare) {
-                current = current - 1 - Int64(r.below(min(Int(current) - 1, 64)))
-            } else {
-                var p = stream(.commentPost, current)
-                return Int64(Self.skewed(&p, posts, spec.commentsPerPost.skew) + 1)
-            }
+            guard let parent = replyParent(&r, of: current) else { return rootPost(ofComment: current) }
+            current = parent
         }
+    }
+
+    /// The comment that comment `id` answers, if any: the first draws of its stream.
+    func replyParent(_ r: inout SplitMix64, of id: Int64) -> Int64? {
+        id > 1 && r.chance(spec.replyShare) ? id - 1 - Int64(r.below(min(Int(id) - 1, 64))) : nil
+    }
+
+    /// The post of a comment that answers no other: drawn skewed, popular posts get more.
+    func rootPost(ofComment id: Int64) -> Int64 {
+        var p = stream(.commentPost, id)
+        return Int64(Self.skewed(&p, posts, spec.commentsPerPost.skew) + 1)
     }
 
     // MARK: Randomness (internal)

@@ -13,13 +13,6 @@ public enum MonotonicClock {
         return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
     }
 
-    /// The clock's stated resolution in nanoseconds.
-    public static var resolution: UInt64 {
-        var ts = timespec()
-        clock_getres(CLOCK_MONOTONIC, &ts)
-        return max(1, UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec))
-    }
-
     /// The median cost of one reading, measured now (tens of nanoseconds through the vDSO).
     public static func readingCost(samples: Int = 2_000) -> UInt64 {
         var costs: [UInt64] = []
