@@ -38,7 +38,7 @@ struct CompareCommand: ParsableCommand {
             b = try RunResults.read(base)
             n = try RunResults.read(new)
         } catch {
-            FileHandle.standardError.write(Data("storebench compare: \(error)\n".utf8))
+            StandardError.write("storebench compare: \(error)\n")
             throw ExitCode(1)
         }
         let comparison = ResultsComparison(base: b, new: n, threshold: threshold / 100, mode: mode)

@@ -55,7 +55,7 @@ struct ProbeCommand: ParsableCommand {
             defer { try? FileManager.default.removeItem(at: dir) }
             let repo = try BuiltinBackends.named(name)!.open(schema, dir, StoreOptions(durability: durability))
             defer { try? repo.close() }
-            FileHandle.standardError.write(Data("probe: \(name)…\n".utf8))
+            StandardError.write("probe: \(name)…\n")
             var r: [(String, Double, Int)] = []
             r.append(("bulk insert (1 transaction)", try time { try repo.write { try $0.insert(contentsOf: rows) } }, records))
             r.append(("read by primary key", try best { try repo.read { tx in for k in keys { _ = try tx.fetch("Item", id: k) } } }, records))
@@ -101,7 +101,7 @@ struct ProbeCommand: ParsableCommand {
             let graph = try BuiltinBackends.named(name)!.open(schema, dir, StoreOptions(durability: durability))
             defer { try? graph.close() }
             guard let graph = graph as? ObjectGraph else { continue }
-            FileHandle.standardError.write(Data("probe: \(name) context…\n".utf8))
+            StandardError.write("probe: \(name) context…\n")
             let context = graph.newContext()
             let insert = try time {
                 for r in rows { try context.insert(r) }

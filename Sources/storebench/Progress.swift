@@ -5,7 +5,7 @@ import Foundation
 final class Progress {
     private let total: Int
     private var done = 0
-    private let isTerminal = isatty(STDERR_FILENO) != 0 && ProcessInfo.processInfo.environment["CI"] == nil
+    private let isTerminal = StandardError.isInteractive
 
     init(total: Int) { self.total = total }
 
@@ -20,5 +20,5 @@ final class Progress {
         if done == total && isTerminal { write("\r\u{1B}[K") }
     }
 
-    private func write(_ s: String) { FileHandle.standardError.write(Data(s.utf8)) }
+    private func write(_ s: String) { StandardError.write(s) }
 }

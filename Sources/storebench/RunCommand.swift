@@ -86,7 +86,7 @@ struct RunCommand: ParsableCommand {
         plan.runConformance = !noConformance
         plan.command = "storebench " + CommandLine.arguments.dropFirst().joined(separator: " ")
         if MachineInfo.buildConfiguration != "release" {
-            FileHandle.standardError.write(Data("note: this is a debug build; measure with `swift build -c release` (the report says debug)\n".utf8))
+            StandardError.write("note: this is a debug build; measure with `swift build -c release` (the report says debug)\n")
         }
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("storebench-run-\(getpid())")
         defer { try? FileManager.default.removeItem(at: work) }

@@ -4,7 +4,7 @@ import StoreBench
 /// Progress of a run on standard error: a bar with the ETA on a terminal, one line per cell
 /// otherwise (CI logs). Failed cells are always printed.
 final class RunProgressView: RunProgress {
-    private let isTerminal = isatty(STDERR_FILENO) != 0 && ProcessInfo.processInfo.environment["CI"] == nil
+    private let isTerminal = StandardError.isInteractive
     private var total = 0
     private var started = Date()
     private var done = 0
@@ -60,5 +60,5 @@ final class RunProgressView: RunProgress {
         return left >= 60 ? "\(left / 60)m\(String(format: "%02d", left % 60))s" : "\(left)s"
     }
 
-    private func write(_ s: String) { FileHandle.standardError.write(Data(s.utf8)) }
+    private func write(_ s: String) { StandardError.write(s) }
 }
