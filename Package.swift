@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "StoreCore", targets: ["StoreCore"]),
+        .library(name: "StoreSQL", targets: ["StoreSQL"]),
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
         .library(name: "LMDBStore", targets: ["LMDBStore"]),
         .library(name: "ObjectGraph", targets: ["ObjectGraph"]),
@@ -33,8 +34,11 @@ let package = Package(
         // Schema, values, records, queries, errors and the Repository protocol. No C.
         .target(name: "StoreCore"),
 
+        // StoreCore's semantics in SQLite's SQL, for any SQLite driver. No C.
+        .target(name: "StoreSQL", dependencies: ["StoreCore"]),
+
         // Backends.
-        .target(name: "SQLiteStore", dependencies: ["StoreCore", "CSQLite"]),
+        .target(name: "SQLiteStore", dependencies: ["StoreCore", "StoreSQL", "CSQLite"]),
         .target(name: "LMDBStore", dependencies: ["StoreCore", "CLMDB"]),
 
         // Core Data / Realm-style object graph over any Repository (never a concrete backend).

@@ -1,13 +1,16 @@
 import CSQLite
 import StoreCore
+import StoreSQL
 
 /// One sqlite3 connection; owns the `sqlite3*` and closes it in one place (`close()`, also
-/// called by `deinit`). Caches prepared statements by SQL text. Used by one thread at a time:
-/// `SQLiteStore` hands a connection to exactly one transaction.
+/// called by `deinit`). Caches prepared statements: the schema's fixed statements by slot,
+/// the others by SQL text. Used by one thread at a time: `SQLiteStore` hands a connection
+/// to exactly one transaction.
 final class SQLiteConnection {
     private(set) var handle: OpaquePointer?
     let path: String
     private var statements: [String: SQLiteStatement] = [:]
+    private var slots: [SQLiteStatement?] = []
 
     /// Opens (or creates) the database file. A half-opened handle is closed before throwing.
     init(path: String, create: Bool) throws {
@@ -36,6 +39,7 @@ final class SQLiteConnection {
     /// Finalizes cached statements, then closes the handle. Idempotent.
     func close() {
         statements.removeAll()
+        slots.removeAll()
         if let h = handle {
             sqlite3_close_v2(h)
             handle = nil
@@ -63,6 +67,17 @@ final class SQLiteConnection {
         _ = try requireOpen()
         let s = try SQLiteStatement(connection: self, sql: sql)
         statements[sql] = s
+        return s
+    }
+
+    /// The cached prepared statement for `sql`: by slot for a schema's fixed statements.
+    @inline(__always)
+    func statement(_ sql: SQLStatement) throws -> SQLiteStatement {
+        guard let slot = sql.slot else { return try statement(sql.text) }
+        if slot < slots.count, let s = slots[slot] { return s }
+        let s = try statement(sql.text)
+        if slot >= slots.count { slots += Array(repeating: nil, count: slot + 1 - slots.count) }
+        slots[slot] = s
         return s
     }
 

@@ -1,17 +1,16 @@
 import CSQLite
 import StoreCore
+import StoreSQL
 
 extension SQLiteStore: QueryExplaining {
     /// SQLite's `EXPLAIN QUERY PLAN` for the SQL a query compiles to, preceded by the SQL.
     public func explain(_ query: Query) throws -> String {
-        try read { tx in try (tx as! SQLiteTransaction).explain(query) }
+        try read { tx in try Self.explain(query, on: (tx as! SQLTransaction).db as! SQLiteConnection, mapping: mapping) }
     }
-}
 
-extension SQLiteTransaction {
-    func explain(_ query: Query) throws -> String {
-        let rq = try schema.resolve(query)
-        var c = SQLiteQueryCompiler(mapping: mapping)
+    private static func explain(_ query: Query, on db: SQLiteConnection, mapping: SQLSchemaMapping) throws -> String {
+        let rq = try mapping.schema.resolve(query)
+        var c = SQLQueryCompiler(mapping: mapping)
         let sql = c.select(rq)
         let s = try db.statement("EXPLAIN QUERY PLAN " + sql)
         var lines = [sql]

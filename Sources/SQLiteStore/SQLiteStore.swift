@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import StoreCore
+import StoreSQL
 
 /// A `Repository` over the sqlite3 C API: WAL mode, one writer connection, a pool of reader
 /// connections, cached prepared statements and bound parameters only.
@@ -25,7 +26,7 @@ public final class SQLiteStore: Repository, @unchecked Sendable {
     public let options: StoreOptions
     public let capabilities: Capabilities = [.persistence, .snapshotReads, .concurrentReaders, .schemaVersioning]
 
-    let mapping: SQLiteSchemaMapping
+    let mapping: SQLSchemaMapping
     private let writeLock = NSLock()
     private var writer: SQLiteConnection?            // guarded by writeLock
     private let poolLock = NSLock()
@@ -45,14 +46,21 @@ public final class SQLiteStore: Repository, @unchecked Sendable {
         self.schema = schema
         self.path = path
         self.options = options
-        self.mapping = SQLiteSchemaMapping(schema: schema)
+        self.mapping = SQLSchemaMapping(schema: schema)
         let db = try SQLiteConnection(path: path, create: true)
         do {
             guard try db.pragma("PRAGMA journal_mode = WAL")?.lowercased() == "wal" else {
                 throw StoreError(.io, "cannot switch \(path) to WAL mode")
             }
             try db.exec("PRAGMA synchronous = \(options.durability == .durable ? "FULL" : "NORMAL")")
-            try SQLiteSchemaCheck.prepare(db, schema: schema, mapping: mapping)
+            try db.exec("BEGIN IMMEDIATE")
+            do {
+                try SQLStoreMetadata.prepare(db, mapping: mapping, path: path)
+                try db.exec("COMMIT")
+            } catch {
+                try? db.exec("ROLLBACK")
+                throw error
+            }
         } catch {
             db.close()
             throw error
@@ -104,9 +112,9 @@ public final class SQLiteStore: Repository, @unchecked Sendable {
     /// Begins, runs `body`, commits; rolls back when `body` or the commit throws (the first
     /// error wins). The transaction object is dead once this returns.
     private func transaction<T>(on db: SQLiteConnection, begin: String, writable: Bool,
-                                _ body: (SQLiteTransaction) throws -> T) throws -> T {
+                                _ body: (SQLTransaction) throws -> T) throws -> T {
         try db.statement(begin).execute()
-        let tx = SQLiteTransaction(schema: schema, mapping: mapping, db: db, writable: writable)
+        let tx = SQLTransaction(mapping: mapping, executor: db, writable: writable)
         defer { tx.isActive = false }
         do {
             let result = try body(tx)

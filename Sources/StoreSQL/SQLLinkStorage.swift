@@ -6,14 +6,14 @@ import StoreCore
 /// - to-many whose inverse is to-one: the inverse's foreign-key column on the destination;
 /// - one-to-one: a foreign-key column on the side whose `(entity, relationship)` name sorts first;
 /// - many-to-many: a join table named after the side that sorts first, `src`/`dst` columns.
-enum SQLiteLinkStorage: Sendable {
+public enum SQLLinkStorage: Sendable {
     /// `holder` has a column `column` holding the key of the other side. `holderIsSource`
     /// says whether the holder is this relationship's source entity.
     case foreignKey(holder: Entity, column: String, holderIsSource: Bool)
     /// A join table; `sourceColumn` holds this side's keys.
     case joinTable(table: String, sourceColumn: String, destinationColumn: String)
 
-    init(source: Entity, relationship r: Relationship, schema: Schema) {
+    public init(source: Entity, relationship r: Relationship, schema: Schema) {
         let (dest, inv) = schema.inverse(of: r)
         let sourceOwns = (source.name, r.name) < (dest.name, inv.name)
         switch (r.cardinality, inv.cardinality) {

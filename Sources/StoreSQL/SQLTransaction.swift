@@ -1,18 +1,34 @@
 import StoreCore
 
-/// A read or write transaction on one connection. Created by `SQLiteStore.read`/`write`,
-/// valid only inside their closure.
-final class SQLiteTransaction: WriteTransaction {
-    let schema: Schema
-    let mapping: SQLiteSchemaMapping
-    let db: SQLiteConnection
-    let isWritable: Bool
-    var isActive = true
+/// StoreCore's read and write semantics over any SQLite driver: checks every input,
+/// compiles queries, applies delete rules and keeps both sides of every link.
+///
+/// A driver begins a transaction on its connection, hands a `SQLTransaction` over that
+/// connection to the repository closure, sets `isActive = false` when the closure returns,
+/// and commits or rolls back:
+///
+/// ```swift
+/// try db.begin()
+/// let tx = SQLTransaction(mapping: mapping, executor: db, writable: true)
+/// defer { tx.isActive = false }
+/// let result = try body(tx)   // roll back on a throw
+/// try db.commit()
+/// ```
+///
+/// Threading: used only on the thread running its closure.
+public final class SQLTransaction: WriteTransaction {
+    public let schema: Schema
+    public let mapping: SQLSchemaMapping
+    /// The driver's connection, inside the transaction it began.
+    public let db: any SQLExecutor
+    public let isWritable: Bool
+    /// Set to `false` by the driver once the closure returned: later calls throw `closed`.
+    public var isActive = true
 
-    init(schema: Schema, mapping: SQLiteSchemaMapping, db: SQLiteConnection, writable: Bool) {
-        self.schema = schema
+    public init(mapping: SQLSchemaMapping, executor: any SQLExecutor, writable: Bool) {
+        self.schema = mapping.schema
         self.mapping = mapping
-        self.db = db
+        self.db = executor
         self.isWritable = writable
     }
 
@@ -31,28 +47,17 @@ final class SQLiteTransaction: WriteTransaction {
     }
 
     private func exists(_ e: Entity, _ key: Value) throws -> Bool {
-        try db.statement(mapping.sql(e).existsByID).scalarInt([key]) != nil
+        try db.scalarInt(mapping.sql(e).existsByID, [key]) != nil
     }
 
     private func requireExists(_ e: Entity, _ key: Value) throws {
         guard try exists(e, key) else { throw StoreError(.notFound, "\(e.name) \(key) does not exist") }
     }
 
-    /// Steps through the rows of `sql` (whose columns are `e`'s attributes), handing each to
-    /// `body` as one reused borrowed view.
     @inline(__always)
-    private func rows(_ sql: String, _ bindings: [Value], _ e: Entity, _ body: (SQLiteRow) throws -> Void) throws {
-        let s = try db.statement(sql)
-        try s.run(bindings) {
-            let row = SQLiteRow(entity: e, statement: s.handle)
-            while try s.step() { try body(row) }
-        }
-    }
-
-    @inline(__always)
-    private func records(_ sql: String, _ bindings: [Value], _ e: Entity) throws -> [Record] {
+    private func records(_ sql: SQLStatement, _ bindings: [Value], _ e: Entity) throws -> [Record] {
         var out: [Record] = []
-        try rows(sql, bindings, e) { out.append(Record($0)) }
+        try db.rows(sql, bindings, of: e) { out.append(Record($0)) }
         return out
     }
 
@@ -63,39 +68,39 @@ final class SQLiteTransaction: WriteTransaction {
 
     // MARK: Reads
 
-    func fetch(_ entity: String, id: Value) throws -> Record? {
+    public func fetch(_ entity: String, id: Value) throws -> Record? {
         let e = try self.entity(entity)
         let key = try e.checkedKey(id)
         var found: Record?
-        try rows(mapping.sql(e).selectByID, [key], e) { found = Record($0) }
+        try db.rows(mapping.sql(e).selectByID, [key], of: e) { found = Record($0) }
         return found
     }
 
-    func fetch(_ query: Query) throws -> [Record] {
+    public func fetch(_ query: Query) throws -> [Record] {
         try checkActive()
         let rq = try schema.resolve(query)
-        var c = SQLiteQueryCompiler(mapping: mapping)
+        var c = SQLQueryCompiler(mapping: mapping)
         let sql = c.select(rq)
-        return try records(sql, c.bindings, rq.entity)
+        return try records(SQLStatement(sql), c.bindings, rq.entity)
     }
 
-    func forEach(_ query: Query, _ body: (any RowView) throws -> Void) throws {
+    public func forEach(_ query: Query, _ body: (any RowView) throws -> Void) throws {
         try checkActive()
         let rq = try schema.resolve(query)
-        var c = SQLiteQueryCompiler(mapping: mapping)
+        var c = SQLQueryCompiler(mapping: mapping)
         let sql = c.select(rq)
-        try rows(sql, c.bindings, rq.entity, body)
+        try db.rows(SQLStatement(sql), c.bindings, of: rq.entity, body)
     }
 
-    func count(_ query: Query) throws -> Int {
+    public func count(_ query: Query) throws -> Int {
         try checkActive()
         let rq = try schema.resolve(query)
-        var c = SQLiteQueryCompiler(mapping: mapping)
+        var c = SQLQueryCompiler(mapping: mapping)
         let sql = c.count(rq)
-        return Int(try db.statement(sql).scalarInt(c.bindings) ?? 0)
+        return Int(try db.scalarInt(SQLStatement(sql), c.bindings) ?? 0)
     }
 
-    func related(_ entity: String, id: Value, via relationship: String) throws -> [Record] {
+    public func related(_ entity: String, id: Value, via relationship: String) throws -> [Record] {
         let e = try self.entity(entity)
         let r = try e.requireRelationship(relationship)
         let key = try e.checkedKey(id)
@@ -112,7 +117,7 @@ final class SQLiteTransaction: WriteTransaction {
         case .joinTable(let table, let src, let dst):
             sql = "\(dsql.select) WHERE \(dpk) IN (SELECT \(q(dst)) FROM \(q(table)) WHERE \(q(src)) = ?) ORDER BY \(dpk)"
         }
-        return try records(sql, [key], d)
+        return try records(SQLStatement(sql), [key], d)
     }
 
     /// The keys linked to one record through a relationship.
@@ -120,65 +125,63 @@ final class SQLiteTransaction: WriteTransaction {
         let d = schema[r.destination]!
         switch mapping.links(e, r) {
         case .foreignKey(_, let column, true):
-            return try db.statement("SELECT \(q(column)) FROM \(q(e.name)) WHERE \(q(e.primaryKey.name)) = ? AND \(q(column)) IS NOT NULL")
-                .column(d.primaryKey.type, [key])
+            return try db.column(SQLStatement("SELECT \(q(column)) FROM \(q(e.name)) WHERE \(q(e.primaryKey.name)) = ? AND \(q(column)) IS NOT NULL"), d.primaryKey.type, [key])
         case .foreignKey(_, let column, false):
-            return try db.statement("SELECT \(q(d.primaryKey.name)) FROM \(q(d.name)) WHERE \(q(column)) = ?")
-                .column(d.primaryKey.type, [key])
+            return try db.column(SQLStatement("SELECT \(q(d.primaryKey.name)) FROM \(q(d.name)) WHERE \(q(column)) = ?"), d.primaryKey.type, [key])
         case .joinTable(let table, let src, let dst):
-            return try db.statement("SELECT \(q(dst)) FROM \(q(table)) WHERE \(q(src)) = ?").column(d.primaryKey.type, [key])
+            return try db.column(SQLStatement("SELECT \(q(dst)) FROM \(q(table)) WHERE \(q(src)) = ?"), d.primaryKey.type, [key])
         }
     }
 
     // MARK: Writes
 
-    func insert(_ record: Record) throws {
+    public func insert(_ record: Record) throws {
         let e = try entity(record.entity.name, forWrite: true)
         let r = try e.checkedRecord(record)
-        try db.statement(mapping.sql(e).insert).execute(r.values)
+        try db.execute(mapping.sql(e).insert, r.values)
     }
 
-    func upsert(_ record: Record) throws {
+    public func upsert(_ record: Record) throws {
         let e = try entity(record.entity.name, forWrite: true)
         let r = try e.checkedRecord(record)
-        try db.statement(mapping.sql(e).upsert).execute(r.values)
+        try db.execute(mapping.sql(e).upsert, r.values)
     }
 
-    func insert(contentsOf records: [Record]) throws {
+    public func insert(contentsOf records: [Record]) throws {
         guard let first = records.first else { return }
         _ = try entity(first.entity.name, forWrite: true)
         let checked = try schema.checkedRecords(records)
         try db.atomically {
-            for r in checked { try db.statement(mapping.sql(r.entity).insert).execute(r.values) }
+            for r in checked { try db.execute(mapping.sql(r.entity).insert, r.values) }
         }
     }
 
-    func update(_ entity: String, id: Value, set changes: [String: Value]) throws {
+    public func update(_ entity: String, id: Value, set changes: [String: Value]) throws {
         let e = try self.entity(entity, forWrite: true)
         let key = try e.checkedKey(id)
         let set = try e.checkedChanges(changes)
         if set.isEmpty { return try requireExists(e, key) }
         let sql = setClause(e, set) + " WHERE \(q(e.primaryKey.name)) = ?"
-        let n = try db.statement(sql).execute(set.map(\.value) + [key])
+        let n = try db.execute(SQLStatement(sql), set.map(\.value) + [key])
         if n == 0 { throw StoreError(.notFound, "\(e.name) \(key) does not exist") }
     }
 
-    func update(_ entity: String, where predicate: StorePredicate, set changes: [String: Value]) throws -> Int {
+    public func update(_ entity: String, where predicate: StorePredicate, set changes: [String: Value]) throws -> Int {
         let e = try self.entity(entity, forWrite: true)
         let set = try e.checkedChanges(changes)
         let rp = try schema.resolve(predicate, on: e)
-        var c = SQLiteQueryCompiler(mapping: mapping)
+        var c = SQLQueryCompiler(mapping: mapping)
         let ids = c.ids(e, rp)
-        if set.isEmpty { return Int(try db.statement("SELECT COUNT(*) FROM (\(ids))").scalarInt(c.bindings) ?? 0) }
+        if set.isEmpty { return Int(try db.scalarInt(SQLStatement("SELECT COUNT(*) FROM (\(ids))"), c.bindings) ?? 0) }
         let sql = setClause(e, set) + " WHERE \(q(e.primaryKey.name)) IN (\(ids))"
-        return try db.statement(sql).execute(set.map(\.value) + c.bindings)
+        return try db.execute(SQLStatement(sql), set.map(\.value) + c.bindings)
     }
 
-    func delete(_ entity: String, id: Value) throws {
+    public func delete(_ entity: String, id: Value) throws {
         let e = try self.entity(entity, forWrite: true)
         let key = try e.checkedKey(id)
         if e.relationships.isEmpty {
-            let n = try db.statement(mapping.sql(e).deleteByID).execute([key])
+            let n = try db.execute(mapping.sql(e).deleteByID, [key])
             if n == 0 { throw StoreError(.notFound, "\(e.name) \(key) does not exist") }
             return
         }
@@ -186,15 +189,15 @@ final class SQLiteTransaction: WriteTransaction {
         try db.atomically { try deleteApplyingRules([(e, key)]) }
     }
 
-    func delete(_ entity: String, where predicate: StorePredicate) throws -> Int {
+    public func delete(_ entity: String, where predicate: StorePredicate) throws -> Int {
         let e = try self.entity(entity, forWrite: true)
         let rp = try schema.resolve(predicate, on: e)
-        var c = SQLiteQueryCompiler(mapping: mapping)
+        var c = SQLQueryCompiler(mapping: mapping)
         let ids = c.ids(e, rp)
         if e.relationships.isEmpty {
-            return try db.statement("DELETE FROM \(q(e.name)) WHERE \(q(e.primaryKey.name)) IN (\(ids))").execute(c.bindings)
+            return try db.execute(SQLStatement("DELETE FROM \(q(e.name)) WHERE \(q(e.primaryKey.name)) IN (\(ids))"), c.bindings)
         }
-        let keys = try db.statement(ids).column(e.primaryKey.type, c.bindings)
+        let keys = try db.column(SQLStatement(ids), e.primaryKey.type, c.bindings)
         try db.atomically { try deleteApplyingRules(keys.map { (e, $0) }) }
         return keys.count
     }
@@ -222,7 +225,7 @@ final class SQLiteTransaction: WriteTransaction {
         }
         for (e, id) in order {
             for r in e.relationships { try removeLinks(e, id, r) }
-            try db.statement(mapping.sql(e).deleteByID).execute([id])
+            try db.execute(mapping.sql(e).deleteByID, [id])
         }
     }
 
@@ -233,13 +236,13 @@ final class SQLiteTransaction: WriteTransaction {
         case .foreignKey(_, _, true):
             break
         case .foreignKey(let holder, let column, false):
-            try db.statement("UPDATE \(q(holder.name)) SET \(q(column)) = NULL WHERE \(q(column)) = ?").execute([key])
+            try db.execute(SQLStatement("UPDATE \(q(holder.name)) SET \(q(column)) = NULL WHERE \(q(column)) = ?"), [key])
         case .joinTable(let table, let src, _):
-            try db.statement("DELETE FROM \(q(table)) WHERE \(q(src)) = ?").execute([key])
+            try db.execute(SQLStatement("DELETE FROM \(q(table)) WHERE \(q(src)) = ?"), [key])
         }
     }
 
-    func link(_ entity: String, id: Value, _ relationship: String, to target: Value) throws {
+    public func link(_ entity: String, id: Value, _ relationship: String, to target: Value) throws {
         let e = try self.entity(entity, forWrite: true)
         let r = try e.requireRelationship(relationship)
         let (d, inv) = schema.inverse(of: r)
@@ -250,23 +253,21 @@ final class SQLiteTransaction: WriteTransaction {
             switch mapping.links(e, r) {
             case .foreignKey(_, let column, true):
                 if inv.cardinality == .toOne {
-                    try db.statement("UPDATE \(q(e.name)) SET \(q(column)) = NULL WHERE \(q(column)) = ? AND \(q(e.primaryKey.name)) IS NOT ?")
-                        .execute([tkey, key])
+                    try db.execute(SQLStatement("UPDATE \(q(e.name)) SET \(q(column)) = NULL WHERE \(q(column)) = ? AND \(q(e.primaryKey.name)) IS NOT ?"), [tkey, key])
                 }
-                try db.statement("UPDATE \(q(e.name)) SET \(q(column)) = ? WHERE \(q(e.primaryKey.name)) = ?").execute([tkey, key])
+                try db.execute(SQLStatement("UPDATE \(q(e.name)) SET \(q(column)) = ? WHERE \(q(e.primaryKey.name)) = ?"), [tkey, key])
             case .foreignKey(_, let column, false):
                 if r.cardinality == .toOne {
-                    try db.statement("UPDATE \(q(d.name)) SET \(q(column)) = NULL WHERE \(q(column)) = ? AND \(q(d.primaryKey.name)) IS NOT ?")
-                        .execute([key, tkey])
+                    try db.execute(SQLStatement("UPDATE \(q(d.name)) SET \(q(column)) = NULL WHERE \(q(column)) = ? AND \(q(d.primaryKey.name)) IS NOT ?"), [key, tkey])
                 }
-                try db.statement("UPDATE \(q(d.name)) SET \(q(column)) = ? WHERE \(q(d.primaryKey.name)) = ?").execute([key, tkey])
+                try db.execute(SQLStatement("UPDATE \(q(d.name)) SET \(q(column)) = ? WHERE \(q(d.primaryKey.name)) = ?"), [key, tkey])
             case .joinTable(let table, let src, let dst):
-                try db.statement("INSERT OR IGNORE INTO \(q(table)) (\(q(src)), \(q(dst))) VALUES (?, ?)").execute([key, tkey])
+                try db.execute(SQLStatement("INSERT OR IGNORE INTO \(q(table)) (\(q(src)), \(q(dst))) VALUES (?, ?)"), [key, tkey])
             }
         }
     }
 
-    func unlink(_ entity: String, id: Value, _ relationship: String, from target: Value) throws {
+    public func unlink(_ entity: String, id: Value, _ relationship: String, from target: Value) throws {
         let e = try self.entity(entity, forWrite: true)
         let r = try e.requireRelationship(relationship)
         let d = schema[r.destination]!
@@ -274,11 +275,11 @@ final class SQLiteTransaction: WriteTransaction {
         try requireExists(e, key)
         switch mapping.links(e, r) {
         case .foreignKey(_, let column, true):
-            try db.statement("UPDATE \(q(e.name)) SET \(q(column)) = NULL WHERE \(q(e.primaryKey.name)) = ? AND \(q(column)) = ?").execute([key, tkey])
+            try db.execute(SQLStatement("UPDATE \(q(e.name)) SET \(q(column)) = NULL WHERE \(q(e.primaryKey.name)) = ? AND \(q(column)) = ?"), [key, tkey])
         case .foreignKey(_, let column, false):
-            try db.statement("UPDATE \(q(d.name)) SET \(q(column)) = NULL WHERE \(q(d.primaryKey.name)) = ? AND \(q(column)) = ?").execute([tkey, key])
+            try db.execute(SQLStatement("UPDATE \(q(d.name)) SET \(q(column)) = NULL WHERE \(q(d.primaryKey.name)) = ? AND \(q(column)) = ?"), [tkey, key])
         case .joinTable(let table, let src, let dst):
-            try db.statement("DELETE FROM \(q(table)) WHERE \(q(src)) = ? AND \(q(dst)) = ?").execute([key, tkey])
+            try db.execute(SQLStatement("DELETE FROM \(q(table)) WHERE \(q(src)) = ? AND \(q(dst)) = ?"), [key, tkey])
         }
     }
 }

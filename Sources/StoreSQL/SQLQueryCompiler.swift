@@ -1,36 +1,43 @@
 import StoreCore
 
-/// Translates resolved queries into SQL with bound parameters (never string-built values).
+/// Translates resolved queries into SQLite SQL with bound parameters (never string-built
+/// values). Uses the functions of `SQLFunctions`, which the driver registers.
+///
+/// ```swift
+/// var c = SQLQueryCompiler(mapping: mapping)
+/// let sql = c.select(try schema.resolve(query))   // then bind c.bindings, in order
+/// ```
 ///
 /// Null semantics (shared by every backend): a comparison with a null operand value is
 /// false, except `== nil` and `!= value` (true for null). `NOT` is pushed down to the
 /// conditions (De Morgan), and a negated comparison is written null-safe, so SQL's
 /// three-valued logic never leaks.
-struct SQLiteQueryCompiler {
-    let mapping: SQLiteSchemaMapping
-    private(set) var bindings: [Value] = []
+public struct SQLQueryCompiler {
+    public let mapping: SQLSchemaMapping
+    /// The values for the `?` placeholders of the SQL compiled so far, in order.
+    public private(set) var bindings: [Value] = []
     private var aliasCounter = 0
 
-    init(mapping: SQLiteSchemaMapping) { self.mapping = mapping }
+    public init(mapping: SQLSchemaMapping) { self.mapping = mapping }
 
     // MARK: Statements
 
     /// `SELECT <attributes> FROM T t0 WHERE … ORDER BY … LIMIT … OFFSET …`
-    mutating func select(_ query: ResolvedQuery) -> String {
+    public mutating func select(_ query: ResolvedQuery) -> String {
         let cols = query.entity.attributes.map { "t0.\(q($0.name))" }.joined(separator: ", ")
         return "SELECT \(cols) FROM \(q(query.entity.name)) t0" + whereClause(query.predicate)
             + orderBy(query) + limitClause(query)
     }
 
     /// `SELECT COUNT(*) …`, limit and offset applied.
-    mutating func count(_ query: ResolvedQuery) -> String {
+    public mutating func count(_ query: ResolvedQuery) -> String {
         let base = "FROM \(q(query.entity.name)) t0" + whereClause(query.predicate)
         if query.limit == nil && query.offset == 0 { return "SELECT COUNT(*) " + base }
         return "SELECT COUNT(*) FROM (SELECT 1 " + base + orderBy(query) + limitClause(query) + ")"
     }
 
     /// `SELECT pk FROM T t0 WHERE …` in primary-key order.
-    mutating func ids(_ e: Entity, _ p: ResolvedPredicate) -> String {
+    public mutating func ids(_ e: Entity, _ p: ResolvedPredicate) -> String {
         "SELECT t0.\(q(e.primaryKey.name)) FROM \(q(e.name)) t0" + whereClause(p) + " ORDER BY t0.\(q(e.primaryKey.name))"
     }
 
@@ -44,7 +51,7 @@ struct SQLiteQueryCompiler {
         var keys: [String] = []
         for k in query.sort {
             var expr = valueExpression(k.path, outer: "t0")
-            if !k.options.isEmpty { expr = "sb_fold(\(expr), \(k.options.rawValue))" }
+            if !k.options.isEmpty { expr = "\(SQLFunctions.fold)(\(expr), \(k.options.rawValue))" }
             keys.append(expr + (k.ascending ? " ASC" : " DESC"))
         }
         keys.append("t0.\(q(query.entity.primaryKey.name)) ASC")
@@ -108,7 +115,7 @@ struct SQLiteQueryCompiler {
 
     /// The comparison's SQL over `expr`, and whether it yields NULL when `expr` is NULL.
     private mutating func comparison(_ expr: String, _ c: ResolvedCondition) -> (String, nullable: Bool) {
-        let x = c.options.isEmpty ? expr : "sb_fold(\(expr), \(c.options.rawValue))"
+        let x = c.options.isEmpty ? expr : "\(SQLFunctions.fold)(\(expr), \(c.options.rawValue))"
         func bind(_ v: Value) -> String { bindings.append(v); return "?" }
         switch c.comparison {
         case .equal(.null): return ("\(expr) IS NULL", false)
@@ -140,7 +147,7 @@ struct SQLiteQueryCompiler {
             let atLeast = bind(.int64(n)), from = bind(.int64(-n)), suffix = bind(.string(s))
             return ("(length(\(x)) >= \(atLeast) AND substr(\(x), \(from)) = \(suffix))", true)
         case .like(let p):
-            return ("sb_like(\(expr), \(bind(.string(p))), \(c.options.rawValue))", true)
+            return ("\(SQLFunctions.like)(\(expr), \(bind(.string(p))), \(c.options.rawValue))", true)
         }
     }
 

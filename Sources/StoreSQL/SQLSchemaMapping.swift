@@ -1,53 +1,74 @@
 import StoreCore
 
 /// Quotes an identifier for SQL. Schema names are validated to `[A-Za-z_][A-Za-z0-9_]*`.
+/// Internal helper.
 @inline(__always) func q(_ name: String) -> String { "\"\(name)\"" }
 
-/// The SQL shape of a schema: tables, columns, link storage, DDL and the fixed statements
-/// of each entity. Built once per store; immutable.
-final class SQLiteSchemaMapping: Sendable {
-    struct EntitySQL: Sendable {
-        let select: String            // SELECT cols FROM T
-        let selectByID: String
-        let insert: String
-        let upsert: String
-        let deleteByID: String
-        let existsByID: String
-        let links: [String: SQLiteLinkStorage]
+/// The SQL shape of a schema in SQLite's dialect: tables, columns, where each relationship's
+/// links live, the DDL and the fixed statements of each entity. Built once per store;
+/// immutable.
+///
+/// ```swift
+/// let mapping = SQLSchemaMapping(schema: schema)
+/// for sql in mapping.ddl() { try db.execute(sql) }
+/// let byID = mapping.sql(user).selectByID     // SELECT … FROM "User" WHERE "id" = ?
+/// ```
+///
+/// Threading: `Sendable`, immutable.
+public final class SQLSchemaMapping: Sendable {
+    /// The fixed statements of one entity.
+    public struct EntitySQL: Sendable {
+        /// `SELECT <every attribute> FROM T` (no WHERE).
+        public let select: String
+        public let selectByID: SQLStatement
+        public let insert: SQLStatement
+        public let upsert: SQLStatement
+        public let deleteByID: SQLStatement
+        public let existsByID: SQLStatement
+        let links: [String: SQLLinkStorage]
     }
 
-    let schema: Schema
+    /// How many fixed statements carry a slot (`SQLStatement.slot` is below this).
+    public let slotCount: Int
+    public let schema: Schema
     private let entitySQL: [EntitySQL]
 
-    init(schema: Schema) {
+    public init(schema: Schema) {
         self.schema = schema
         entitySQL = schema.entities.map { Self.makeSQL($0, schema: schema) }
+        slotCount = schema.entities.count * Self.statementsPerEntity
     }
 
-    @inline(__always) func sql(_ e: Entity) -> EntitySQL { entitySQL[e.index] }
+    /// The fixed statements of an entity of this schema.
+    @inline(__always) public func sql(_ e: Entity) -> EntitySQL { entitySQL[e.index] }
 
-    func links(_ e: Entity, _ r: Relationship) -> SQLiteLinkStorage { entitySQL[e.index].links[r.name]! }
+    /// Where the links of relationship `r` of entity `e` are stored.
+    public func links(_ e: Entity, _ r: Relationship) -> SQLLinkStorage { entitySQL[e.index].links[r.name]! }
+
+    private static let statementsPerEntity = 5
 
     private static func makeSQL(_ e: Entity, schema: Schema) -> EntitySQL {
+        func fixed(_ k: Int, _ text: String) -> SQLStatement { SQLStatement(text, slot: e.index * statementsPerEntity + k) }
         let cols = e.attributes.map { q($0.name) }.joined(separator: ", ")
         let pk = q(e.primaryKey.name)
         let t = q(e.name)
         let params = Array(repeating: "?", count: e.attributes.count).joined(separator: ", ")
         let nonKey = e.attributes.enumerated().filter { $0.offset != e.primaryKeyOrdinal }.map { q($0.element.name) }
         let upsertTail = nonKey.isEmpty ? "DO NOTHING" : "DO UPDATE SET " + nonKey.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-        var links: [String: SQLiteLinkStorage] = [:]
-        for r in e.relationships { links[r.name] = SQLiteLinkStorage(source: e, relationship: r, schema: schema) }
+        var links: [String: SQLLinkStorage] = [:]
+        for r in e.relationships { links[r.name] = SQLLinkStorage(source: e, relationship: r, schema: schema) }
         return EntitySQL(
             select: "SELECT \(cols) FROM \(t)",
-            selectByID: "SELECT \(cols) FROM \(t) WHERE \(pk) = ?",
-            insert: "INSERT INTO \(t) (\(cols)) VALUES (\(params))",
-            upsert: "INSERT INTO \(t) (\(cols)) VALUES (\(params)) ON CONFLICT(\(pk)) \(upsertTail)",
-            deleteByID: "DELETE FROM \(t) WHERE \(pk) = ?",
-            existsByID: "SELECT 1 FROM \(t) WHERE \(pk) = ?",
+            selectByID: fixed(0, "SELECT \(cols) FROM \(t) WHERE \(pk) = ?"),
+            insert: fixed(1, "INSERT INTO \(t) (\(cols)) VALUES (\(params))"),
+            upsert: fixed(2, "INSERT INTO \(t) (\(cols)) VALUES (\(params)) ON CONFLICT(\(pk)) \(upsertTail)"),
+            deleteByID: fixed(3, "DELETE FROM \(t) WHERE \(pk) = ?"),
+            existsByID: fixed(4, "SELECT 1 FROM \(t) WHERE \(pk) = ?"),
             links: links)
     }
 
-    static func columnType(_ t: AttributeType) -> String {
+    /// The SQLite column type of an attribute type.
+    public static func columnType(_ t: AttributeType) -> String {
         switch t {
         case .int64, .bool: "INTEGER"
         case .double, .date: "REAL"
@@ -57,7 +78,7 @@ final class SQLiteSchemaMapping: Sendable {
     }
 
     /// The statements that create every table and index of the schema.
-    func ddl() -> [String] {
+    public func ddl() -> [String] {
         var out: [String] = []
         var joinTables = Set<String>()
         for e in schema.entities {

@@ -1,0 +1,35 @@
+import StoreCore
+
+/// Creates the tables of a new store, or checks an existing store's schema version and
+/// fingerprint, kept in the `sb_meta` table. A driver calls `prepare` once when it opens a
+/// store, inside a write transaction of its own.
+///
+/// ```swift
+/// try db.inTransaction { try SQLStoreMetadata.prepare(db, mapping: mapping, path: path) }
+/// ```
+public enum SQLStoreMetadata {
+    /// Throws `corrupted` for a SQLite file that is not a store and `schemaMismatch` for a
+    /// store of another schema; creates every table and index in an empty file.
+    public static func prepare(_ db: any SQLExecutor, mapping: SQLSchemaMapping, path: String) throws {
+        let schema = mapping.schema
+        let hasMeta = try db.scalarInt("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sb_meta'", []) != nil
+        if !hasMeta {
+            let objects = try db.scalarInt("SELECT COUNT(*) FROM sqlite_master", []) ?? 0
+            guard objects == 0 else {
+                throw StoreError(.corrupted, "\(path) is a SQLite database but not a StoreBench store (no sb_meta table)")
+            }
+            for sql in mapping.ddl() { try db.execute(SQLStatement(sql), []) }
+            try db.execute("CREATE TABLE sb_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)", [])
+            let insert: SQLStatement = "INSERT INTO sb_meta (key, value) VALUES (?, ?)"
+            try db.execute(insert, ["format", "1"])
+            try db.execute(insert, ["schema_version", .string(String(schema.version))])
+            try db.execute(insert, ["schema_fingerprint", .string(schema.fingerprint)])
+            try db.execute(SQLStatement("PRAGMA user_version = \(schema.version)"), [])
+            return
+        }
+        let read: SQLStatement = "SELECT value FROM sb_meta WHERE key = ?"
+        let version = try db.column(read, .string, ["schema_version"]).first?.stringValue
+        let fingerprint = try db.column(read, .string, ["schema_fingerprint"]).first?.stringValue
+        try schema.checkStored(version: version, fingerprint: fingerprint, path: path)
+    }
+}
