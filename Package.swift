@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "StoreSQL", targets: ["StoreSQL"]),
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
         .library(name: "LMDBStore", targets: ["LMDBStore"]),
+        .library(name: "GRDBStore", targets: ["GRDBStore"]),
         .library(name: "ObjectGraph", targets: ["ObjectGraph"]),
         .library(name: "StoreConformance", targets: ["StoreConformance"]),
         .library(name: "StoreBench", targets: ["StoreBench"]),
@@ -17,6 +18,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // System libraries, found through pkg-config (`make deps` installs the -dev packages).
@@ -41,6 +43,16 @@ let package = Package(
         .target(name: "SQLiteStore", dependencies: ["StoreCore", "StoreSQL", "CSQLite"]),
         .target(name: "LMDBStore", dependencies: ["StoreCore", "CLMDB"]),
 
+        // A peer: GRDB.swift behind the protocol, written from the README's walkthrough. Its
+        // own product, so users of the core never pull GRDB in.
+        .target(
+            name: "GRDBStore",
+            dependencies: [
+                "StoreCore", "StoreSQL",
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
+        ),
+
         // Core Data / Realm-style object graph over any Repository (never a concrete backend).
         .target(name: "ObjectGraph", dependencies: ["StoreCore"]),
 
@@ -60,7 +72,7 @@ let package = Package(
         .executableTarget(
             name: "storebench",
             dependencies: [
-                "StoreCore", "SQLiteStore", "LMDBStore", "ObjectGraph", "StoreConformance", "StoreBench",
+                "StoreCore", "SQLiteStore", "LMDBStore", "GRDBStore", "ObjectGraph", "StoreConformance", "StoreBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -68,6 +80,7 @@ let package = Package(
         .testTarget(name: "StoreCoreTests", dependencies: ["StoreCore", "StoreConformance"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "StoreConformance", "CSQLite"]),
         .testTarget(name: "LMDBStoreTests", dependencies: ["LMDBStore", "StoreConformance", "CLMDB"]),
+        .testTarget(name: "GRDBStoreTests", dependencies: ["GRDBStore", "SQLiteStore", "StoreCore", "StoreConformance"]),
         .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "SQLiteStore", "LMDBStore", "StoreConformance"]),
         .testTarget(name: "StoreConformanceTests", dependencies: ["StoreConformance", "SQLiteStore"]),
         .testTarget(name: "StoreBenchTests", dependencies: ["StoreBench", "StoreCore", "StoreConformance", "SQLiteStore", "LMDBStore"]),

@@ -1,3 +1,4 @@
+import GRDBStore
 import LMDBStore
 import ObjectGraph
 import SQLiteStore
@@ -9,6 +10,7 @@ enum BuiltinBackends {
     static let all: [BackendDescriptor] = [
         SQLiteStore.descriptor,
         LMDBStore.descriptor,
+        GRDBStore.descriptor,
         ObjectGraph.descriptor(over: SQLiteStore.descriptor),
         ObjectGraph.descriptor(over: LMDBStore.descriptor),
     ]

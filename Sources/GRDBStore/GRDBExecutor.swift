@@ -1,0 +1,69 @@
+import GRDB
+import StoreCore
+import StoreSQL
+
+/// GRDB's `Database` as a StoreSQL driver: statements from GRDB's statement cache,
+/// arguments as `DatabaseValue`s, rows through a `RowCursor`. Lives for one transaction.
+final class GRDBExecutor: SQLExecutor {
+    let db: Database
+
+    init(_ db: Database) { self.db = db }
+
+    /// GRDB's cached statement for `sql`. SQL that SQLite refuses to compile came from a query
+    /// it cannot run (too many terms or variables): `invalidQuery`, the data untouched.
+    @inline(__always)
+    private func statement(_ sql: SQLStatement) throws -> Statement {
+        do {
+            return try db.cachedStatement(sql: sql.text)
+        } catch let e as DatabaseError {
+            var mapped = GRDBErrors.storeError(e)
+            if e.resultCode == .SQLITE_ERROR { mapped.category = .invalidQuery }
+            throw mapped
+        }
+    }
+
+    @inline(__always)
+    private func arguments(_ values: [Value]) -> StatementArguments {
+        StatementArguments(values.map(\.databaseValue))
+    }
+
+    @discardableResult
+    func execute(_ sql: SQLStatement, _ arguments: [Value]) throws -> Int {
+        let s = try statement(sql)
+        try GRDBErrors.mapped(sql: sql.text) { try s.execute(arguments: self.arguments(arguments)) }
+        return db.changesCount
+    }
+
+    func scalarInt(_ sql: SQLStatement, _ arguments: [Value]) throws -> Int64? {
+        let s = try statement(sql)
+        return try GRDBErrors.mapped(sql: sql.text) { try Int64.fetchOne(s, arguments: self.arguments(arguments)) }
+    }
+
+    func column(_ sql: SQLStatement, _ type: AttributeType, _ arguments: [Value]) throws -> [Value] {
+        let s = try statement(sql)
+        return try GRDBErrors.mapped(sql: sql.text) {
+            try DatabaseValue.fetchAll(s, arguments: self.arguments(arguments)).map { Value($0, as: type) }
+        }
+    }
+
+    func rows(_ sql: SQLStatement, _ arguments: [Value], of entity: Entity, _ body: (any RowView) throws -> Void) throws {
+        let s = try statement(sql)
+        try GRDBErrors.mapped(sql: sql.text) {
+            let cursor = try Row.fetchCursor(s, arguments: self.arguments(arguments))
+            let view = GRDBRow(entity: entity)
+            while let row = try cursor.next() {
+                view.row = row
+                try body(view)
+            }
+        }
+    }
+
+    func atomically<T>(_ body: () throws -> T) throws -> T {
+        var result: T?
+        try db.inSavepoint {
+            result = try body()
+            return .commit
+        }
+        return result!
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import GRDB
+import StoreCore
+
+/// A borrowed view of a GRDB cursor's current row whose columns are an entity's attributes
+/// in order. Valid until the cursor moves. Internal.
+final class GRDBRow: RowView {
+    let entity: Entity
+    var row: Row!
+    private let types: [AttributeType]
+
+    init(entity: Entity) {
+        self.entity = entity
+        self.types = entity.attributes.map(\.type)
+    }
+
+    subscript(_ ordinal: Int) -> Value { Value(row[ordinal] as DatabaseValue, as: types[ordinal]) }
+
+    func int64(at i: Int) -> Int64? {
+        types[i] != .int64 || row.hasNull(atIndex: i) ? nil : row[i] as Int64
+    }
+
+    func double(at i: Int) -> Double? {
+        switch types[i] {
+        case .double, .int64: row.hasNull(atIndex: i) ? nil : row[i] as Double
+        default: nil
+        }
+    }
+
+    func string(at i: Int) -> String? {
+        types[i] != .string || row.hasNull(atIndex: i) ? nil : row[i] as String
+    }
+
+    func bool(at i: Int) -> Bool? {
+        types[i] != .bool || row.hasNull(atIndex: i) ? nil : row[i] as Bool
+    }
+}
+
+// MARK: - Value ⇄ DatabaseValue (internal helpers)
+
+extension Value {
+    /// The stored form: the same column values SQLiteStore writes (dates as seconds since
+    /// 1970, UUIDs as 16-byte blobs, booleans as 0 and 1).
+    var databaseValue: DatabaseValue {
+        switch self {
+        case .null: .null
+        case .int64(let n): n.databaseValue
+        case .double(let d): d.databaseValue
+        case .bool(let b): (b ? 1 : 0 as Int64).databaseValue
+        case .string(let s): s.databaseValue
+        case .date(let d): d.timeIntervalSince1970.databaseValue
+        case .uuid(let u): Data(u.bytes).databaseValue
+        case .bytes(let b): Data(b).databaseValue
+        }
+    }
+
+    /// Decodes a column value of an attribute of type `type`.
+    init(_ v: DatabaseValue, as type: AttributeType) {
+        switch (v.storage, type) {
+        case (.null, _): self = .null
+        case (.int64(let n), .int64): self = .int64(n)
+        case (.int64(let n), .bool): self = .bool(n != 0)
+        case (.int64(let n), .double): self = .double(Double(n))
+        case (.int64(let n), .date): self = .date(Date(timeIntervalSince1970: Double(n)))
+        case (.double(let d), .double): self = .double(d)
+        case (.double(let d), .date): self = .date(Date(timeIntervalSince1970: d))
+        case (.string(let s), .string): self = .string(s)
+        case (.blob(let d), .uuid): self = UUID(bytes: d).map(Value.uuid) ?? .null
+        case (.blob(let d), .bytes): self = .bytes([UInt8](d))
+        default: self = .null
+        }
+    }
+}

@@ -1,0 +1,17 @@
+import GRDB
+import GRDBSQLite
+import StoreCore
+
+extension GRDBStore {
+    /// The backend descriptor: add it to a registry to include GRDBStore in `list`,
+    /// `conformance`, `run` and the reports. Its engine is SQLite, so reports give it as a
+    /// multiple of the SQLite floor.
+    public static let descriptor = BackendDescriptor(
+        name: "grdb", summary: "GRDB.swift 7 (DatabasePool, WAL) over SQLite \(libraryVersion)", engine: "sqlite"
+    ) { schema, directory, options in
+        try GRDBStore(directory: directory, schema: schema, options: options)
+    }
+
+    /// The version of the SQLite library GRDB links.
+    public static var libraryVersion: String { String(cString: sqlite3_libversion()) }
+}
