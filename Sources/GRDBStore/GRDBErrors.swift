@@ -15,7 +15,7 @@ enum GRDBErrors {
 
     /// Runs `body`, turning a `DatabaseError` into a `StoreError`; other errors pass through.
     @inline(__always)
-    static func mapped<T>(sql: String?, _ body: () throws -> T) throws -> T {
+    static func mapped<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let e as DatabaseError {

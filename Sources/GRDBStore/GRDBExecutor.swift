@@ -22,34 +22,38 @@ final class GRDBExecutor: SQLExecutor {
         }
     }
 
+    /// The statement for `sql` with `values` bound. The compiled SQL always has exactly one
+    /// value per placeholder, so GRDB's argument check is skipped.
     @inline(__always)
-    private func arguments(_ values: [Value]) -> StatementArguments {
-        StatementArguments(values.map(\.databaseValue))
+    private func statement(_ sql: SQLStatement, _ values: [Value]) throws -> Statement {
+        let s = try statement(sql)
+        s.setUncheckedArguments(StatementArguments(values.map(\.databaseValue)))
+        return s
     }
 
     @discardableResult
     func execute(_ sql: SQLStatement, _ arguments: [Value]) throws -> Int {
-        let s = try statement(sql)
-        try GRDBErrors.mapped(sql: sql.text) { try s.execute(arguments: self.arguments(arguments)) }
+        let s = try statement(sql, arguments)
+        try GRDBErrors.mapped { try s.execute() }
         return db.changesCount
     }
 
     func scalarInt(_ sql: SQLStatement, _ arguments: [Value]) throws -> Int64? {
-        let s = try statement(sql)
-        return try GRDBErrors.mapped(sql: sql.text) { try Int64.fetchOne(s, arguments: self.arguments(arguments)) }
+        let s = try statement(sql, arguments)
+        return try GRDBErrors.mapped { try Int64.fetchOne(s) }
     }
 
     func column(_ sql: SQLStatement, _ type: AttributeType, _ arguments: [Value]) throws -> [Value] {
-        let s = try statement(sql)
-        return try GRDBErrors.mapped(sql: sql.text) {
-            try DatabaseValue.fetchAll(s, arguments: self.arguments(arguments)).map { Value($0, as: type) }
+        let s = try statement(sql, arguments)
+        return try GRDBErrors.mapped {
+            try DatabaseValue.fetchAll(s).map { Value($0, as: type) }
         }
     }
 
     func rows(_ sql: SQLStatement, _ arguments: [Value], of entity: Entity, _ body: (any RowView) throws -> Void) throws {
-        let s = try statement(sql)
-        try GRDBErrors.mapped(sql: sql.text) {
-            let cursor = try Row.fetchCursor(s, arguments: self.arguments(arguments))
+        let s = try statement(sql, arguments)
+        try GRDBErrors.mapped {
+            let cursor = try Row.fetchCursor(s)
             let view = GRDBRow(entity: entity)
             while let row = try cursor.next() {
                 view.row = row

@@ -49,14 +49,15 @@ public final class GRDBStore: Repository, @unchecked Sendable {
         self.mapping = mapping
         var config = Configuration()
         config.busyMode = .timeout(5)
-        let synchronous = options.durability == .durable ? "FULL" : "NORMAL"
-        config.prepareDatabase { db in
-            GRDBFunctions.register(on: db)
-            try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
-        }
-        pool = try GRDBErrors.mapped(sql: nil) { try DatabasePool(path: path, configuration: config) }
+        config.prepareDatabase { db in GRDBFunctions.register(on: db) }
+        pool = try GRDBErrors.mapped { try DatabasePool(path: path, configuration: config) }
         do {
-            try GRDBErrors.mapped(sql: nil) {
+            try GRDBErrors.mapped {
+                // DatabasePool sets `synchronous = NORMAL` on its writer once WAL is on (after
+                // `prepareDatabase`), so durability is set here: FULL syncs the WAL at every
+                // commit, as SQLiteStore and the floor do.
+                let synchronous = options.durability == .durable ? "FULL" : "NORMAL"
+                try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(synchronous)") }
                 try pool.write { db in try SQLStoreMetadata.prepare(GRDBExecutor(db), mapping: mapping, path: path) }
             }
         } catch {
@@ -75,14 +76,24 @@ public final class GRDBStore: Repository, @unchecked Sendable {
             if isClosed { return }
             isClosed = true
         }
-        try GRDBErrors.mapped(sql: nil) { try pool.close() }
+        try GRDBErrors.mapped { try pool.close() }
+    }
+
+    /// The writer connection's value of a pragma (`synchronous`, `journal_mode`, …), for
+    /// diagnostics and tests.
+    public func writerPragma(_ name: String) throws -> String? {
+        try entered {
+            try GRDBErrors.mapped {
+                try pool.writeWithoutTransaction { db in try String.fetchOne(db, sql: "PRAGMA \(name)") }
+            }
+        }
     }
 
     // MARK: Transactions
 
     public func write<T>(_ body: (any WriteTransaction) throws -> T) throws -> T {
         try entered {
-            try GRDBErrors.mapped(sql: nil) {
+            try GRDBErrors.mapped {
                 try pool.write { db in try Self.run(GRDBExecutor(db), mapping, writable: true, body) }
             }
         }
@@ -90,7 +101,7 @@ public final class GRDBStore: Repository, @unchecked Sendable {
 
     public func read<T>(_ body: (any ReadTransaction) throws -> T) throws -> T {
         try entered {
-            try GRDBErrors.mapped(sql: nil) {
+            try GRDBErrors.mapped {
                 try pool.read { db in try Self.run(GRDBExecutor(db), mapping, writable: false, body) }
             }
         }

@@ -84,3 +84,19 @@ struct GRDBStoreTests {
         #expect(try ann == user(1, "ann"))
     }
 }
+
+@Suite("GRDBStore durability")
+struct GRDBDurabilityTests {
+    /// DatabasePool turns `synchronous` to NORMAL once WAL is on; a durable store must undo
+    /// that, or its commits skip the fsync SQLiteStore and the floor pay.
+    @Test("durable syncs at every commit (synchronous = FULL), relaxed does not (NORMAL)", arguments: [
+        (Durability.durable, "2"), (Durability.relaxed, "1"),
+    ])
+    func synchronous(_ durability: Durability, _ expected: String) throws {
+        let dir = try TemporaryDirectory("grdb-sync")
+        let store = try GRDBStore(directory: dir.url, schema: SocialSchema.make(), options: StoreOptions(durability: durability))
+        defer { try? store.close() }
+        #expect(try store.writerPragma("synchronous") == expected)
+        #expect(try store.writerPragma("journal_mode") == "wal")
+    }
+}
