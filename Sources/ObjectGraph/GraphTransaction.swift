@@ -9,7 +9,12 @@ struct GraphReadTransaction: ReadTransaction {
     var schema: Schema { context.schema }
 
     func fetch(_ entity: String, id: Value) throws -> Record? {
-        try context.existingObject(try context.objectID(entity, id)).map { try $0.record() }
+        let objectID = try context.objectID(entity, id)
+        // A loaded object of this context is the answer as it stands: no store access.
+        if let o = context.registered(objectID), let values = o.values, o.state != .invalidated {
+            return Record(o.entity, values: values)
+        }
+        return try context.existingObject(objectID).map { try $0.record() }
     }
 
     func fetch(_ query: Query) throws -> [Record] {

@@ -82,10 +82,11 @@ extension ObjectContext {
     }
 
     /// Drops every unsaved change (`rollback()`), turns every registered object into a fault,
-    /// and forgets released objects: memory held by the context goes back to what the caller
-    /// still references.
+    /// lets go of retained objects and forgets released ones: memory held by the context goes
+    /// back to what the caller still references.
     public func reset() {
         rollback()
+        retained.removeAll()
         for (_, w) in registry {
             if let o = w.object { refresh(o) }
         }

@@ -27,12 +27,21 @@ public final class ObjectContext {
     /// Merge other contexts' saved changes before each fetch and save (default true);
     /// otherwise call `mergeChanges()`.
     public var automaticallyMergesChanges = true
+    /// Keep every registered object alive until `reset()` (Core Data's option of the same
+    /// name), so re-fetching a record is served by the identity map even when the caller let
+    /// go of the object. Off by default: memory then follows what the caller references. The
+    /// short-lived context behind `ObjectGraph.read` turns it on.
+    public var retainsRegisteredObjects = false {
+        didSet { if !retainsRegisteredObjects { retained.removeAll() } }
+    }
 
     let model: GraphModel
     let binding: StoreBinding
     let inbox = ContextInbox()
     /// Every live object by identity, held weakly.
     var registry: [ObjectID: WeakObject] = [:]
+    /// With `retainsRegisteredObjects`: every registered object, held strongly.
+    var retained: [ObjectID: ManagedObject] = [:]
     /// Inserted and updated objects, held strongly until saved or rolled back.
     var changed: [ObjectID: ManagedObject] = [:]
     /// Objects deleted since the last save, held strongly.
@@ -173,6 +182,7 @@ public final class ObjectContext {
                 for k in o.slots![r.index].current { unlinkPair(o, r, fault(ObjectID(r.destination, k))) }
             }
             registry[o.objectID] = nil
+            retained[o.objectID] = nil
             changed[o.objectID] = nil
             if o.state == .inserted {
                 let keepsDenyLinks = model.relationships[o.entity.index].contains {
@@ -199,10 +209,15 @@ public final class ObjectContext {
         weak var object: ManagedObject?
     }
 
-    func registered(_ id: ObjectID) -> ManagedObject? { registry[id]?.object }
+    @inline(__always)
+    func registered(_ id: ObjectID) -> ManagedObject? {
+        if retainsRegisteredObjects, let o = retained[id] { return o }   // a strong reference: no weak load
+        return registry[id]?.object
+    }
 
     func register(_ o: ManagedObject) {
         registry[o.objectID] = WeakObject(object: o)
+        if retainsRegisteredObjects { retained[o.objectID] = o }
         if registry.count >= purgeAt { purgeRegistry() }
     }
 
@@ -236,6 +251,7 @@ public final class ObjectContext {
 
     func invalidate(_ o: ManagedObject) {
         if registry[o.objectID]?.object === o { registry[o.objectID] = nil }
+        if retained[o.objectID] === o { retained[o.objectID] = nil }
         if changed[o.objectID] === o { changed[o.objectID] = nil }
         if deleted[o.objectID] === o { deleted[o.objectID] = nil }
         o.state = .invalidated

@@ -49,6 +49,8 @@ public final class ObjectGraph: Repository {
     public func read<T>(_ body: (any ReadTransaction) throws -> T) throws -> T {
         try store.read { tx in
             let context = ObjectContext(graph: self, binding: .read(tx), mergePolicy: .storeWins)
+            // Lives as long as the transaction: repeated fetches are served by its identity map.
+            context.retainsRegisteredObjects = true
             return try body(GraphReadTransaction(context: context))
         }
     }

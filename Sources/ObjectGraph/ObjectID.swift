@@ -22,9 +22,15 @@ public struct ObjectID: Hashable, Sendable, CustomStringConvertible {
         a.entity.index == b.entity.index && a.key == b.key
     }
 
+    /// An integer key (the common case) is mixed with the entity into one word: one
+    /// `combine` instead of three on the identity map's hot path.
     public func hash(into h: inout Hasher) {
-        h.combine(entity.index)
-        h.combine(key)
+        if case .int64(let k) = key {
+            h.combine(UInt64(bitPattern: k) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(entity.index))
+        } else {
+            h.combine(entity.index)
+            h.combine(key)
+        }
     }
 
     public var description: String { "\(entity.name)(\(key))" }

@@ -26,12 +26,24 @@ public final class Schema: Sendable {
     }
 
     /// The entity of that name, or `nil`.
+    ///
+    /// Every operation looks its entity up by name, so this is on every hot path: a schema of
+    /// a few entities compares names (short names compare as two machine words) instead of
+    /// hashing them.
     @inline(__always)
-    public subscript(name: String) -> Entity? { byName[name] }
+    public subscript(name: String) -> Entity? {
+        if entities.count <= Self.linearLookupLimit {
+            for e in entities where e.name == name { return e }
+            return nil
+        }
+        return byName[name]
+    }
+
+    private static let linearLookupLimit = 12
 
     /// The entity of that name, or an error of the given category naming it.
     public func entity(_ name: String, category: StoreError.Category = .invalidValue) throws -> Entity {
-        guard let e = byName[name] else { throw StoreError(category, "unknown entity '\(name)'") }
+        guard let e = self[name] else { throw StoreError(category, "unknown entity '\(name)'") }
         return e
     }
 

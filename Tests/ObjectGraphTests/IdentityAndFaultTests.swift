@@ -105,4 +105,25 @@ struct IdentityAndFaultTests {
         #expect(c.registeredObjectCount == 0)   // saved: nothing holds post 10 any more
         _ = kept
     }
+
+    @Test func retainsRegisteredObjectsKeepsReleasedObjectsUntilReset() throws {
+        let f = try GraphFixture()
+        let c = f.graph.newContext()
+        c.retainsRegisteredObjects = true
+        _ = try c.fetch(Query("Post"))
+        #expect(c.registeredObjectCount == 6)   // nobody references them, the context does
+        let before = f.store.current
+        _ = try #require(try c.object("Post", id: 10))
+        #expect(f.store.current == before)      // served by the identity map
+        c.reset()
+        #expect(c.registeredObjectCount == 0)
+    }
+
+    @Test func aReadTransactionServesRepeatedFetchesFromItsIdentityMap() throws {
+        let f = try GraphFixture()
+        let before = f.store.current
+        let names = try f.graph.read { tx in try (0..<50).map { _ in try tx.fetch("User", id: 2)?["username"] } }
+        #expect(Set(names) == ["bob"])
+        #expect(f.store.current.fetchByID - before.fetchByID == 1)
+    }
 }

@@ -3,7 +3,9 @@ import StoreCore
 /// Single-record operations, each once with one transaction per operation (`.single`) and once
 /// with `batchSize` operations per transaction (`.batched`).
 enum CRUDWorkloads {
-    static var all: [Workload] { [insert, readByKey, update, delete, upsert].flatMap { make in [make(false), make(true)] } }
+    static var all: [Workload] {
+        [insert, readByKey, update, delete, upsert].flatMap { make in [make(false), make(true)] } + [readHot]
+    }
 
     static func count(_ ctx: WorkloadContext, batched: Bool) -> Int {
         batched ? ctx.spec.operations.batched : ctx.spec.operations.single
@@ -75,6 +77,38 @@ enum CRUDWorkloads {
                     return sink
                 },
                 floor: { floor, input, timer in try floor.readPosts(input.0, perTransaction: batched ? input.1 : 1, timer: timer) })
+    }
+
+    /// The same `batchSize` posts read again and again inside one read transaction, as an
+    /// application re-reads what it shows: where a backend keeps an identity map, repeats are
+    /// served from it. Each round (every hot post once) is one timed span.
+    static var readHot: Workload {
+        .define("crud.read-pk.hot", .crud,
+                "Re-read `batchSize` hot posts by primary key, every field, round after round in one read transaction",
+                setup: { ctx in
+                    let hot = ctx.distinctKeys(ctx.spec.operations.batchSize, upTo: ctx.generator.posts)
+                    return (hot, max(2, ctx.spec.operations.batched / max(1, hot.count)))
+                },
+                body: { repo, input, timer in
+                    let (hot, rounds) = input
+                    var sink = 0
+                    try repo.read { tx in
+                        for _ in 0..<rounds {
+                            try timer.unit(operations: hot.count) {
+                                for k in hot {
+                                    guard let r = try tx.fetch("Post", id: .int64(k)) else { throw BenchError("post \(k) is missing") }
+                                    sink &+= Touch.row(r)
+                                }
+                            }
+                        }
+                    }
+                    return sink
+                },
+                floor: { floor, input, timer in
+                    let (hot, rounds) = input
+                    let keys = Array((0..<rounds).map { _ in hot }.joined())
+                    return try floor.readPosts(keys, perTransaction: keys.count, timer: timer)
+                })
     }
 
     static func update(_ batched: Bool) -> Workload {
