@@ -66,10 +66,11 @@ public enum RecordCodec {
         return out
     }
 
-    /// Finds where each field starts (the offset of its tag), checking the whole layout.
-    /// `offsets` is reused to avoid an allocation per record.
+    /// Finds where each field starts (the offset of its tag), checking the whole layout:
+    /// format, schema version, field count, every tag against its attribute's type, every
+    /// length within the record, no trailing bytes. `offsets` has one slot per attribute.
     public static func scan(_ b: UnsafeRawBufferPointer, entity: Entity, schemaVersion: Int,
-                            offsets: inout [Int]) throws {
+                            offsets: UnsafeMutableBufferPointer<Int>) throws {
         var i = 0
         guard b.count >= 3, b[0] == format else { throw damaged(entity, "unknown record format") }
         i = 1
@@ -77,33 +78,49 @@ public enum RecordCodec {
             throw damaged(entity, "the record was not written with schema version \(schemaVersion)")
         }
         let attributes = entity.attributes
-        guard let count = readVarint(b, &i), count == UInt64(attributes.count) else {
+        guard let count = readVarint(b, &i), count == UInt64(attributes.count), offsets.count == attributes.count else {
             throw damaged(entity, "the record has another number of fields than the entity")
         }
-        offsets.removeAll(keepingCapacity: true)
-        for a in attributes {
-            guard i < b.count, let tag = Tag(rawValue: b[i]) else { throw damaged(entity, "unknown field tag") }
-            offsets.append(i)
+        for k in 0..<attributes.count {
+            guard i < b.count else { throw damaged(entity, "truncated record") }
+            let tag = b[i]
+            offsets[k] = i
             i += 1
             let size: Int
-            switch (tag, a.type) {
-            case (.null, _): size = 0
-            case (.int64, .int64):
+            switch (tag, attributes[k].type) {
+            case (Tag.null.rawValue, _): size = 0
+            case (Tag.int64.rawValue, .int64):
                 guard readVarint(b, &i) != nil else { throw damaged(entity, "truncated integer") }
                 size = 0
-            case (.double, .double), (.date, .date): size = 8
-            case (.boolFalse, .bool), (.boolTrue, .bool): size = 0
-            case (.uuid, .uuid): size = 16
-            case (.string, .string), (.bytes, .bytes):
+            case (Tag.double.rawValue, .double), (Tag.date.rawValue, .date): size = 8
+            case (Tag.boolFalse.rawValue, .bool), (Tag.boolTrue.rawValue, .bool): size = 0
+            case (Tag.uuid.rawValue, .uuid): size = 16
+            case (Tag.string.rawValue, .string), (Tag.bytes.rawValue, .bytes):
                 guard let n = readVarint(b, &i), n <= UInt64(b.count) else { throw damaged(entity, "bad length") }
                 size = Int(n)
             default:
-                throw damaged(entity, "field '\(a.name)' holds a value of another type")
+                throw damaged(entity, "field '\(attributes[k].name)' holds a value of another type")
             }
-            guard i + size <= b.count else { throw damaged(entity, "truncated field '\(a.name)'") }
+            guard i + size <= b.count else { throw damaged(entity, "truncated field '\(attributes[k].name)'") }
             i += size
         }
         guard i == b.count else { throw damaged(entity, "trailing bytes") }
+    }
+
+    /// The integer of the field whose tag is at `offset`, or `nil` for null or another type.
+    @inline(__always)
+    static func int64(_ b: UnsafeRawBufferPointer, at offset: Int) -> Int64? {
+        guard b[offset] == Tag.int64.rawValue else { return nil }
+        var i = offset + 1
+        let z = readVarint(b, &i) ?? 0
+        return Int64(bitPattern: z >> 1) ^ -Int64(bitPattern: z & 1)
+    }
+
+    /// The double of the field whose tag is at `offset`, or `nil` for null or another type.
+    @inline(__always)
+    static func double(_ b: UnsafeRawBufferPointer, at offset: Int) -> Double? {
+        guard b[offset] == Tag.double.rawValue else { return nil }
+        return Double(bitPattern: readLittleEndian(b, offset + 1))
     }
 
     /// The value of the field whose tag is at `offset` (as found by `scan`).
@@ -131,10 +148,10 @@ public enum RecordCodec {
 
     /// Decodes a whole record.
     public static func decode(_ b: UnsafeRawBufferPointer, entity: Entity, schemaVersion: Int) throws -> Record {
-        var offsets: [Int] = []
-        offsets.reserveCapacity(entity.attributes.count)
-        try scan(b, entity: entity, schemaVersion: schemaVersion, offsets: &offsets)
-        return Record(entity, values: offsets.map { value(b, at: $0) })
+        try withUnsafeTemporaryAllocation(of: Int.self, capacity: entity.attributes.count) { offsets in
+            try scan(b, entity: entity, schemaVersion: schemaVersion, offsets: offsets)
+            return Record(entity, values: offsets.map { value(b, at: $0) })
+        }
     }
 
     // MARK: Internal helpers
@@ -173,7 +190,7 @@ public enum RecordCodec {
     }
 
     @inline(__always)
-    private static func readLittleEndian(_ b: UnsafeRawBufferPointer, _ i: Int) -> UInt64 {
+    static func readLittleEndian(_ b: UnsafeRawBufferPointer, _ i: Int) -> UInt64 {
         UInt64(littleEndian: b.loadUnaligned(fromByteOffset: i, as: UInt64.self))
     }
 }

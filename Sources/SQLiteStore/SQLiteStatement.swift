@@ -7,6 +7,8 @@ import StoreCore
 final class SQLiteStatement {
     let handle: OpaquePointer
     let sql: String
+    /// How many `?` placeholders the statement has.
+    let parameterCount: Int
     private unowned let connection: SQLiteConnection
 
     init(connection: SQLiteConnection, sql: String) throws {
@@ -22,16 +24,18 @@ final class SQLiteStatement {
         }
         self.handle = stmt
         self.sql = sql
+        self.parameterCount = Int(sqlite3_bind_parameter_count(stmt))
         self.connection = connection
     }
 
     deinit { sqlite3_finalize(handle) }
 
-    /// Clears bindings and resets for another run.
+    /// Resets for another run, clearing the bindings unless `binding` values will replace
+    /// every one of them.
     @inline(__always)
-    func reset() {
+    func reset(binding count: Int = 0) {
         sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
+        if count < parameterCount { sqlite3_clear_bindings(handle) }
     }
 
     /// Binds values to parameters 1...n.
@@ -78,7 +82,7 @@ final class SQLiteStatement {
     /// again so the statement holds no lock or snapshot once `body` is done.
     @inline(__always)
     func run<T>(_ values: [Value], _ body: () throws -> T) throws -> T {
-        reset()
+        reset(binding: values.count)
         defer { sqlite3_reset(handle) }
         try bind(values)
         return try body()

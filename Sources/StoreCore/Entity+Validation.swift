@@ -8,18 +8,25 @@ extension Entity {
     /// `constraintViolation` for `nil` in a required attribute.
     @inline(__always)
     public func checkedValue(_ v: Value, forOrdinal i: Int) throws -> Value {
+        try converted(v, forOrdinal: i) ?? v
+    }
+
+    /// Checks a value as `checkedValue` does; returns `nil` when it is stored as it is, so a
+    /// caller copies nothing in the common case.
+    @inline(__always)
+    func converted(_ v: Value, forOrdinal i: Int) throws -> Value? {
         let a = attributes[i]
         switch (a.type, v) {
         case (_, .null):
             guard a.isOptional else {
                 throw StoreError(.constraintViolation, "\(name).\(a.name) is required but got nil")
             }
-            return v
+            return nil
         case (.int64, .int64), (.bool, .bool), (.date, .date), (.uuid, .uuid):
-            return v
+            return nil
         case (.double, .double(let d)):
             guard !d.isNaN else { throw StoreError(.invalidValue, "\(name).\(a.name): NaN cannot be stored") }
-            return v
+            return nil
         case (.double, .int64(let n)):
             return .double(Double(n))
         case (.string, .string(let s)):
@@ -30,12 +37,12 @@ extension Entity {
             guard n <= Limits.maxValueBytes else {
                 throw StoreError(.invalidValue, "\(name).\(a.name): value of \(n) bytes exceeds \(Limits.maxValueBytes)")
             }
-            return v
+            return nil
         case (.bytes, .bytes(let b)):
             guard b.count <= Limits.maxValueBytes else {
                 throw StoreError(.invalidValue, "\(name).\(a.name): value of \(b.count) bytes exceeds \(Limits.maxValueBytes)")
             }
-            return v
+            return nil
         case (.uuid, .string(let s)):
             guard let u = UUIDParsing.parse(s) else {
                 throw StoreError(.invalidValue, "\(name).\(a.name): '\(s)' is not a UUID")
@@ -54,11 +61,15 @@ extension Entity {
         guard r.values.count == attributes.count else {
             throw StoreError(.invalidValue, "\(name) has \(attributes.count) attributes but the record has \(r.values.count) values")
         }
-        var out = r
+        // Values already in stored form (the common case) are checked in place, never copied.
+        var out: Record?
         for i in r.values.indices {
-            out.values[i] = try checkedValue(r.values[i], forOrdinal: i)
+            if let v = try converted(r.values[i], forOrdinal: i) {
+                if out == nil { out = r }
+                out!.values[i] = v
+            }
         }
-        return out
+        return out ?? r
     }
 
     /// Checks a primary-key value for look-ups; returns it in stored form.
