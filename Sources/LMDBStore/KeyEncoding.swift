@@ -165,11 +165,16 @@ public enum KeyEncoding {
         Double(bitPattern: u & (1 << 63) != 0 ? u & ~(1 << 63) : ~u)
     }
 
+    /// Text without a zero byte (nearly all of it) is copied in one go; a zero byte becomes
+    /// `00 FF`. The terminator is `00 00`.
     private static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
-        out.reserveCapacity(out.count + bytes.count + 2)
-        for b in bytes {
-            out.append(b)
-            if b == 0 { out.append(0xFF) }
+        if !bytes.contains(0) {
+            out.append(contentsOf: bytes)
+        } else {
+            for b in bytes {
+                out.append(b)
+                if b == 0 { out.append(0xFF) }
+            }
         }
         out.append(0)
         out.append(0)

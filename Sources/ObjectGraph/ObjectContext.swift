@@ -94,9 +94,11 @@ public final class ObjectContext {
         guard record.values.count == e.attributes.count else {
             throw StoreError(.invalidValue, "\(e.name) has \(e.attributes.count) attributes but the record has \(record.values.count) values")
         }
+        // Checked in place; copied only when a value changes form. Required values may still
+        // be nil here: `save()` checks them.
         var values = record.values
         for i in values.indices where !values[i].isNull || i == e.primaryKeyOrdinal {
-            values[i] = try e.checkedValue(values[i], forOrdinal: i)
+            if let v = try e.converted(values[i], forOrdinal: i) { values[i] = v }
         }
         let id = ObjectID(e, values[e.primaryKeyOrdinal])
         if registry[id]?.object != nil {

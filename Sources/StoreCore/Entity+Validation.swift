@@ -14,7 +14,7 @@ extension Entity {
     /// Checks a value as `checkedValue` does; returns `nil` when it is stored as it is, so a
     /// caller copies nothing in the common case.
     @inline(__always)
-    func converted(_ v: Value, forOrdinal i: Int) throws -> Value? {
+    public func converted(_ v: Value, forOrdinal i: Int) throws -> Value? {
         let a = attributes[i]
         switch (a.type, v) {
         case (_, .null):
