@@ -34,11 +34,17 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Comma-separated scales from the fixtures folder (tiny, quick, standard, large). Default: the profile's.")
     var scale: String?
 
-    @Option(help: "Settings preset: quick (scales tiny+quick, 3 repetitions), standard (quick+standard, 5), full (up to large, 5).")
+    @Option(help: "Settings preset: quick (scales tiny+quick, 3 repetitions), standard (quick+standard, 3 rounds of 2), full (up to large, 2).")
     var profile: Profile = .quick
 
     @Option(help: "Measured repetitions per cell (default: the profile's).")
     var repetitions: Int?
+
+    @Option(help: ArgumentHelp("Rounds per workload (default: the profile's).", discussion: """
+        The cells of one workload run in turn across the targets this many times; each result pools its rounds and \
+        every ratio (× floor, backend ÷ backend) is the median of the per-round ratios, so drift between rounds cancels.
+        """))
+    var rounds: Int?
 
     @Option(help: "Warm-up repetitions per cell, not measured (default: 1).")
     var warmup: Int?
@@ -66,6 +72,7 @@ struct RunCommand: ParsableCommand {
 
     func validate() throws {
         if let r = repetitions, !(1...100).contains(r) { throw ValidationError("--repetitions must be 1…100, got \(r)") }
+        if let r = rounds, !(1...20).contains(r) { throw ValidationError("--rounds must be 1…20, got \(r)") }
         if let w = warmup, !(0...20).contains(w) { throw ValidationError("--warmup must be 0…20, got \(w)") }
         if let t = cellTimeout, t <= 0 { throw ValidationError("--cell-timeout must be positive") }
         _ = try selectedBackends()
@@ -81,7 +88,8 @@ struct RunCommand: ParsableCommand {
             backends: try selectedBackends(), workloads: try workloads.map(WorkloadRegistry.matching) ?? WorkloadRegistry.all,
             scales: selectedScales(), repetitions: repetitions ?? profile.repetitions, warmup: warmup ?? profile.warmup,
             durability: durability, cellTimeout: cellTimeout ?? profile.cellTimeout, fixtures: try fixturesDirectory(),
-            profile: scale == nil && repetitions == nil ? profile.rawValue : "custom (\(profile.rawValue) base)")
+            profile: scale == nil && repetitions == nil && rounds == nil ? profile.rawValue : "custom (\(profile.rawValue) base)")
+        plan.rounds = rounds ?? profile.rounds
         plan.includeFloors = !noFloors
         plan.runConformance = !noConformance
         plan.command = "storebench " + CommandLine.arguments.dropFirst().joined(separator: " ")

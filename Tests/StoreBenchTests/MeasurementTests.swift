@@ -63,7 +63,7 @@ import Testing
         #expect(e?.message.contains("no workload matches") == true)
         #expect(Set(WorkloadRegistry.all.map(\.name)).count == WorkloadRegistry.all.count)
         let withFloors = WorkloadRegistry.all.filter { $0.hasFloor && !$0.loadsDataset }.map(\.name)
-        #expect(withFloors == ["crud.read-pk.single", "crud.read-pk.batched", "batch.bulk-insert", "query.full-scan", "rows.insert", "rows.fetch"])
+        #expect(withFloors == ["crud.read-pk.single", "crud.read-pk.batched", "crud.read-pk.hot", "batch.bulk-insert", "query.full-scan", "rows.insert", "rows.fetch"])
     }
 }
 
@@ -84,5 +84,61 @@ import Testing
         var noFloors = plan
         noFloors.includeFloors = false
         #expect(!noFloors.cells().contains { $0.target.hasPrefix("floor:") })
+    }
+
+    @Test func roundsRunEachWorkloadAcrossTargetsInTurn() throws {
+        var plan = RunPlan(backends: [SQLiteStore.descriptor, LMDBStore.descriptor],
+                           workloads: try WorkloadRegistry.matching("query.count"),
+                           scales: ["tiny"], repetitions: 1, warmup: 0, durability: .relaxed, cellTimeout: 10,
+                           fixtures: Bench.fixtures, profile: "test")
+        plan.rounds = 3
+        let order = plan.cells().map { "\($0.target) \($0.workload.name) \($0.round)" }
+        #expect(order == [
+            "sqlite memory.load 0", "lmdb memory.load 0",
+            "sqlite query.count 0", "lmdb query.count 0",
+            "sqlite query.count 1", "lmdb query.count 1",
+            "sqlite query.count 2", "lmdb query.count 2",
+        ])
+    }
+}
+
+@Suite struct RoundsTests {
+    /// Rounds of one cell, each with its repetitions' seconds (1,000 operations each).
+    static func rounds(_ target: String, _ perRound: [[Double]]) -> [CellResult] {
+        perRound.map { samples in
+            var c = CompareAndReportTests.cell(target, "batch.bulk-insert", ns: 0, cv: 0)
+            let stats = SampleStatistics(samples)
+            c.samples = samples
+            c.medianSeconds = stats.median
+            c.nanosPerOperation = stats.median * 1e9 / 1_000
+            return c
+        }
+    }
+
+    @Test func poolingKeepsEveryRepetitionAndEachRoundsTime() {
+        let pooled = CellResult.pooledRounds(Self.rounds("sqlite", [[1e-3, 3e-3], [2e-3, 2e-3], [9e-3, 8e-3]]))
+        #expect(pooled.count == 1)
+        #expect(pooled[0].samples?.count == 6)
+        #expect(pooled[0].nanosPerOperation == 2_500)           // median of all six
+        #expect(pooled[0].roundNanos == [2_000, 2_000, 8_500])
+        #expect(pooled[0].minSeconds == 1e-3 && pooled[0].maxSeconds == 9e-3)
+    }
+
+    @Test func ratiosAreMediansOfPerRoundRatiosSoDriftCancels() {
+        // The machine slows down 4x in the last round: both targets feel it.
+        let backend = CellResult.pooledRounds(Self.rounds("sqlite", [[2e-3], [2e-3], [8e-3]]))[0]
+        let floor = CellResult.pooledRounds(Self.rounds("floor:sqlite", [[1e-3], [1e-3], [4e-3]]))[0]
+        #expect(backend.ratio(to: floor) == 2)
+        let withRatios = BenchmarkRunner.withFloorRatios([backend, floor])
+        #expect(withRatios[0].floorRatio == 2)
+    }
+
+    @Test func aFailedRoundFailsTheCell() {
+        var rs = Self.rounds("lmdb", [[1e-3], [1e-3]])
+        rs[1].status = .failed
+        rs[1].reason = "crashed with signal 11"
+        let pooled = CellResult.pooledRounds(rs)[0]
+        #expect(pooled.status == .failed)
+        #expect(pooled.reason == "round 2 of 2: crashed with signal 11")
     }
 }

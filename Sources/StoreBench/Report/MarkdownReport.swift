@@ -48,12 +48,13 @@ public struct MarkdownReport {
             && (!backendsOnly || $0.kind == "backend") }
     }
 
-    /// Each backend's time per operation ÷ the fastest backend's, for one workload and scale.
+    /// Each backend's time per operation ÷ the fastest backend's, for one workload and scale
+    /// (with rounds: the median of the per-round ratios).
     func relativeToFastest(_ workload: String, _ scale: String) -> [String: Double] {
         let cs = cells(workload, scale)
-        guard let best = cs.compactMap(\.nanosPerOperation).min(), best > 0 else { return [:] }
+        guard let best = cs.min(by: { $0.nanosPerOperation! < $1.nanosPerOperation! }), best.nanosPerOperation! > 0 else { return [:] }
         var out: [String: Double] = [:]
-        for c in cs { out[c.target] = c.nanosPerOperation! / best }
+        for c in cs { out[c.target] = c.ratio(to: best) }
         return out
     }
 
@@ -66,7 +67,7 @@ public struct MarkdownReport {
         md += "| OS | \(m.os) |\n| Swift | \(m.swift) |\n| SQLite | \(m.sqlite) |\n| LMDB | \(m.lmdb) |\n"
         md += "| Build | \(m.build)\(m.build == "release" ? "" : " — numbers from a debug build are not meaningful") |\n"
         md += "| Durability | \(results.durability.rawValue) (\(results.durability == .durable ? "fsync at every commit" : "no fsync at commit: SQLite synchronous=NORMAL, LMDB MDB_NOSYNC")), the same for every backend and floor |\n"
-        md += "| Profile | \(results.profile): \(results.warmup) warm-up + \(results.repetitions) measured repetitions per cell |\n"
+        md += "| Profile | \(results.profile): \(results.rounds.map { "\($0) rounds × " } ?? "")\(results.warmup) warm-up + \(results.repetitions) measured repetitions per cell |\n"
         md += String(format: "| Runner overhead | %.2f ns per operation, measured (an empty operation timed as workloads are, minus a bare loop); each timed span costs one clock reading, %.0f ns, and spans under %.0f ns are grown into groups |\n",
                      results.runner.overheadNanosPerOperation, results.runner.clockReadingNanos, results.runner.minimumSpanNanos)
         let shares = results.cells.filter { $0.isOK && $0.kind == "backend" }.compactMap { c in c.runnerOverheadShare(results.runner).map { (c, $0) } }
@@ -94,7 +95,7 @@ public struct MarkdownReport {
             }
             let second = cs.dropFirst().first
             md += "| \(w.name) | **\(first.target)** | \(Format.nanos(first.nanosPerOperation)) | \(second?.target ?? "–") | "
-            md += "\(Format.ratio(second.map { $0.nanosPerOperation! / first.nanosPerOperation! })) | \(Format.ratio(first.floorRatio)) |\n"
+            md += "\(Format.ratio(second.flatMap { $0.ratio(to: first) })) | \(Format.ratio(first.floorRatio)) |\n"
         }
         return md + "\n"
     }
@@ -184,7 +185,11 @@ public struct MarkdownReport {
     }
 
     func method() -> String {
-        """
+        let roundsNote = results.rounds.map { n in
+            " They do so in \(n) rounds: a result pools its rounds' repetitions, and every ratio (× floor, the multiples "
+                + "in the charts' tables) is the median of the \(n) per-round ratios, so drift between rounds cancels."
+        } ?? ""
+        return """
         ## Method
 
         - **Data.** A seeded generator builds the social domain (users, posts, comments with reply trees, tags on posts, \
@@ -195,7 +200,7 @@ public struct MarkdownReport {
         memory belongs to it and a crash or hang ends only that cell (time limit per cell, reported with the tail of its output). \
         A load cell per target and scale builds the store; every other cell works on a fresh copy of it, and workloads that \
         change data get a fresh copy for each repetition. The cells of one workload run back to back across targets and \
-        floors, so the machine's drift over a long run affects them alike.
+        floors, so the machine's drift over a long run affects them alike.\(roundsNote)
         - **Timing.** \(results.warmup) warm-up repetition(s), then \(results.repetitions) measured ones; a table shows the median, \
         and the CV is the repetitions' standard deviation ÷ mean. Each operation is timed with the monotonic clock; when one \
         is shorter than \(Format.nanos(results.runner.minimumSpanNanos)), groups of operations are timed and each gets the \

@@ -60,7 +60,7 @@ public final class BenchmarkRunner {
                 progress?.note("interrupted: \(index) of \(cells.count) cells ran; writing what they measured")
                 break
             }
-            let label = "\(cell.target) \(cell.workload.name) \(cell.scale)"
+            let label = "\(cell.target) \(cell.workload.name) \(cell.scale)" + (plan.rounds > 1 && !cell.workload.loadsDataset ? " round \(cell.round + 1)/\(plan.rounds)" : "")
             progress?.cellStarted(index: index, label: label)
             let templateKey = "\(cell.scale)/\(cell.target)/\(cell.workload.dataset.rawValue)"
             let result: CellResult
@@ -73,7 +73,7 @@ public final class BenchmarkRunner {
             results.append(result)
             progress?.cellFinished(index: index, label: label, result: result)
         }
-        results = Self.withFloorRatios(results)
+        results = Self.withFloorRatios(CellResult.pooledRounds(results))
         try? FileManager.default.removeItem(at: workDirectory.appendingPathComponent("templates"))
 
         var conformance: [ConformanceReport] = []
@@ -91,10 +91,11 @@ public final class BenchmarkRunner {
                           repetitions: plan.repetitions, warmup: plan.warmup, machine: .current(), runner: facts,
                           datasets: datasets, targets: targets, workloads: workloads, cells: results,
                           conformance: conformance, durationSeconds: Date().timeIntervalSince(started),
-                          interrupted: isInterrupted ? true : nil, plannedCells: cells.count)
+                          interrupted: isInterrupted ? true : nil, plannedCells: cells.count,
+                          rounds: plan.rounds > 1 ? plan.rounds : nil)
     }
 
-    private func runCell(_ cell: (target: String, workload: Workload, scale: String), index: Int, template: String,
+    private func runCell(_ cell: RunPlan.Cell, index: Int, template: String,
                          minimumSpan: UInt64) -> CellResult {
         let work = workDirectory.appendingPathComponent("cells/\(index)")
         defer { try? FileManager.default.removeItem(at: work) }
@@ -112,6 +113,7 @@ public final class BenchmarkRunner {
             let stats = SampleStatistics(outcome.samples.isEmpty ? [0] : outcome.samples)
             r.operations = outcome.operations
             r.spans = outcome.spans
+            r.samples = outcome.samples
             r.medianSeconds = stats.median
             r.minSeconds = stats.min
             r.maxSeconds = stats.max
@@ -138,7 +140,7 @@ public final class BenchmarkRunner {
         }
     }
 
-    private func skeleton(_ cell: (target: String, workload: Workload, scale: String), status: CellResult.Status,
+    private func skeleton(_ cell: RunPlan.Cell, status: CellResult.Status,
                           reason: String?, wall: Double) -> CellResult {
         let isFloor = cell.target.hasPrefix(CellSpec.floorPrefix)
         let engine = isFloor ? String(cell.target.dropFirst(CellSpec.floorPrefix.count))
@@ -148,15 +150,16 @@ public final class BenchmarkRunner {
                           wallSeconds: wall)
     }
 
-    /// Sets each backend cell's ratio to its engine's floor on the same workload and scale.
+    /// Sets each backend cell's ratio to its engine's floor on the same workload and scale:
+    /// the median of the per-round ratios when both ran in rounds.
     static func withFloorRatios(_ cells: [CellResult]) -> [CellResult] {
         cells.map { c in
             var c = c
-            guard c.kind == "backend", c.isOK, let ns = c.nanosPerOperation,
+            guard c.kind == "backend", c.isOK, c.nanosPerOperation != nil,
                   WorkloadRegistry.named(c.workload).map({ $0.hasFloor && !$0.loadsDataset }) == true,
-                  let floor = cells.first(where: { $0.target == CellSpec.floorPrefix + c.engine && $0.workload == c.workload && $0.scale == c.scale && $0.isOK }),
-                  let floorNs = floor.nanosPerOperation, floorNs > 0 else { return c }
-            c.floorRatio = ns / floorNs
+                  let floor = cells.first(where: { $0.target == CellSpec.floorPrefix + c.engine && $0.workload == c.workload && $0.scale == c.scale && $0.isOK })
+            else { return c }
+            c.floorRatio = c.ratio(to: floor)
             return c
         }
     }

@@ -6,8 +6,12 @@ public struct RunPlan: Sendable {
     public var backends: [BackendDescriptor]
     public var workloads: [Workload]
     public var scales: [String]
+    /// Measured repetitions per cell and round.
     public var repetitions: Int
     public var warmup: Int
+    /// How many times the cells of one workload run in turn across the targets; each backend's
+    /// result is then pooled over the rounds and its ratios are medians of per-round ratios.
+    public var rounds = 1
     public var durability: Durability
     /// Seconds a cell may take before it is stopped.
     public var cellTimeout: Double
@@ -40,11 +44,15 @@ public struct RunPlan: Sendable {
         return Floors.engines.filter(engines.contains).map { CellSpec.floorPrefix + $0 }
     }
 
+    /// One cell of the plan: a target measured on a workload at a scale, in one round.
+    typealias Cell = (target: String, workload: Workload, scale: String, round: Int)
+
     /// The cells in run order. Per scale: first each target's loads (which build the stores the
-    /// other cells copy), then workload by workload, every target back to back, so that the
-    /// machine's drift over a long run hits the backends and floors of one workload alike.
-    func cells() -> [(target: String, workload: Workload, scale: String)] {
-        var out: [(String, Workload, String)] = []
+    /// other cells copy), then workload by workload, every target back to back, round after
+    /// round, so that the machine's drift over a long run hits the backends and floors of one
+    /// workload alike.
+    func cells() -> [Cell] {
+        var out: [Cell] = []
         let targets = backends.map(\.name) + floorTargets
         func runs(_ w: Workload, on target: String) -> Bool { !target.hasPrefix(CellSpec.floorPrefix) || w.hasFloor }
         for scale in scales {
@@ -52,11 +60,13 @@ public struct RunPlan: Sendable {
                 let chosen = workloads.filter { runs($0, on: target) && !$0.loadsDataset }
                 for kind in [DatasetKind.social, .rows] where chosen.contains(where: { $0.dataset == kind })
                     || workloads.contains(where: { $0.loadsDataset && $0.dataset == kind && !target.hasPrefix(CellSpec.floorPrefix) }) {
-                    out.append((target, WorkloadRegistry.loader(of: kind), scale))
+                    out.append((target, WorkloadRegistry.loader(of: kind), scale, 0))
                 }
             }
             for w in workloads where !w.loadsDataset {
-                for target in targets where runs(w, on: target) { out.append((target, w, scale)) }
+                for round in 0..<max(1, rounds) {
+                    for target in targets where runs(w, on: target) { out.append((target, w, scale, round)) }
+                }
             }
         }
         return out

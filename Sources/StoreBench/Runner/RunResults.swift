@@ -14,6 +14,8 @@ public struct RunResults: Codable, Sendable {
     public var profile: String
     public var durability: Durability
     public var repetitions: Int
+    /// Rounds each workload ran in (absent in files from before rounds: 1).
+    public var rounds: Int?
     public var warmup: Int
     public var machine: MachineInfo
     public var runner: RunnerFacts
@@ -67,8 +69,9 @@ public struct RunResults: Codable, Sendable {
     public init(generatedAt: Date, command: String, profile: String, durability: Durability, repetitions: Int, warmup: Int,
                 machine: MachineInfo, runner: RunnerFacts, datasets: [DatasetInfo], targets: [TargetInfo],
                 workloads: [WorkloadInfo], cells: [CellResult], conformance: [ConformanceReport], durationSeconds: Double,
-                interrupted: Bool? = nil, plannedCells: Int? = nil) {
+                interrupted: Bool? = nil, plannedCells: Int? = nil, rounds: Int? = nil) {
         self.interrupted = interrupted
+        self.rounds = rounds
         self.plannedCells = plannedCells
         self.generatedAt = generatedAt
         self.command = command
@@ -140,18 +143,23 @@ public struct CellResult: Codable, Sendable, Hashable {
     public var operations: Int?
     /// Timed spans per repetition: fewer than `operations` when short operations were timed in groups.
     public var spans: Int?
+    /// Seconds of timed work of each measured repetition (of every round).
+    public var samples: [Double]?
+    /// Nanoseconds per operation of each round, in order, when the cell ran in several rounds.
+    public var roundNanos: [Double]?
     public var medianSeconds: Double?
     public var minSeconds: Double?
     public var maxSeconds: Double?
     public var coefficientOfVariation: Double?
     public var operationsPerSecond: Double?
-    /// Median seconds ÷ operations, in nanoseconds.
+    /// Median seconds (over every repetition of every round) ÷ operations, in nanoseconds.
     public var nanosPerOperation: Double?
     /// Per-operation latency percentiles (nanoseconds) over all measured repetitions.
     public var latency: LatencySummary?
     public var peakResidentBytes: UInt64?
     public var diskBytes: UInt64?
-    /// `nanosPerOperation` ÷ the same workload's on this backend's engine floor, same run.
+    /// `nanosPerOperation` ÷ the same workload's on this backend's engine floor, same run
+    /// (with rounds: the median of the per-round ratios).
     public var floorRatio: Double?
     public var metrics: [String: Double]
     public var wallSeconds: Double
