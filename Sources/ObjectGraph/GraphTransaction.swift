@@ -86,6 +86,7 @@ struct GraphWriteTransaction: WriteTransaction {
 
     func insert(contentsOf records: [Record]) throws {
         try saving {
+            context.reserveCapacity(records.count)
             for r in records { _ = try context.insert(r) }
         }
     }

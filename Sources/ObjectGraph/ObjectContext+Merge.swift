@@ -86,11 +86,10 @@ extension ObjectContext {
     /// back to what the caller still references.
     public func reset() {
         rollback()
-        retained.removeAll()
         for (_, w) in registry {
             if let o = w.object { refresh(o) }
         }
-        purgeRegistry()
+        if retainsRegisteredObjects { releaseRetainedObjects() } else { purgeRegistry() }
     }
 }
 

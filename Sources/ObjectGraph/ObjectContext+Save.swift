@@ -126,6 +126,7 @@ struct SavePlan {
     init(_ context: ObjectContext) throws {
         let model = context.model
         inserts = Array(repeating: [], count: context.schema.entities.count)
+        changes.inserted.reserveCapacity(context.changed.count)
         for o in context.deleted.values {
             for r in model.relationships[o.entity.index] where r.relationship.deleteRule == .deny {
                 let n = o.slots?[r.index].current.count ?? 0

@@ -30,18 +30,16 @@ public final class ObjectContext {
     /// Keep every registered object alive until `reset()` (Core Data's option of the same
     /// name), so re-fetching a record is served by the identity map even when the caller let
     /// go of the object. Off by default: memory then follows what the caller references. The
-    /// short-lived context behind `ObjectGraph.read` turns it on.
+    /// short-lived contexts behind `ObjectGraph.read` and `write` turn it on.
     public var retainsRegisteredObjects = false {
-        didSet { if !retainsRegisteredObjects { retained.removeAll() } }
+        didSet { if !retainsRegisteredObjects { releaseRetainedObjects() } }
     }
 
     let model: GraphModel
     let binding: StoreBinding
     let inbox = ContextInbox()
-    /// Every live object by identity, held weakly.
-    var registry: [ObjectID: WeakObject] = [:]
-    /// With `retainsRegisteredObjects`: every registered object, held strongly.
-    var retained: [ObjectID: ManagedObject] = [:]
+    /// Every live object by identity: held weakly, or strongly with `retainsRegisteredObjects`.
+    var registry: [ObjectID: Registered] = [:]
     /// Inserted and updated objects, held strongly until saved or rolled back.
     var changed: [ObjectID: ManagedObject] = [:]
     /// Objects deleted since the last save, held strongly.
@@ -184,7 +182,6 @@ public final class ObjectContext {
                 for k in o.slots![r.index].current { unlinkPair(o, r, fault(ObjectID(r.destination, k))) }
             }
             registry[o.objectID] = nil
-            retained[o.objectID] = nil
             changed[o.objectID] = nil
             if o.state == .inserted {
                 let keepsDenyLinks = model.relationships[o.entity.index].contains {
@@ -207,26 +204,48 @@ public final class ObjectContext {
 
     // MARK: - Internal: registry
 
-    struct WeakObject {
-        weak var object: ManagedObject?
+    /// A registry entry. A strong entry costs no weak reference (whose side table Swift
+    /// allocates per object) and no weak load; the contexts of one transaction use them.
+    struct Registered {
+        weak var weakObject: ManagedObject?
+        var strongObject: ManagedObject?
+
+        init(_ o: ManagedObject, strong: Bool) {
+            if strong { strongObject = o } else { weakObject = o }
+        }
+
+        @inline(__always)
+        var object: ManagedObject? { strongObject ?? weakObject }
     }
 
     @inline(__always)
-    func registered(_ id: ObjectID) -> ManagedObject? {
-        if retainsRegisteredObjects, let o = retained[id] { return o }   // a strong reference: no weak load
-        return registry[id]?.object
+    func registered(_ id: ObjectID) -> ManagedObject? { registry[id]?.object }
+
+    /// Room for `n` more registered and changed objects, so a bulk insert does not rehash
+    /// its way up.
+    func reserveCapacity(_ n: Int) {
+        registry.reserveCapacity(registry.count + n)
+        changed.reserveCapacity(changed.count + n)
     }
 
     func register(_ o: ManagedObject) {
-        registry[o.objectID] = WeakObject(object: o)
-        if retainsRegisteredObjects { retained[o.objectID] = o }
-        if registry.count >= purgeAt { purgeRegistry() }
+        registry[o.objectID] = Registered(o, strong: retainsRegisteredObjects)
+        // Only weak entries can go stale, so a registry that holds its objects is never purged.
+        if !retainsRegisteredObjects && registry.count >= purgeAt { purgeRegistry() }
     }
 
     /// Drops the entries of released objects.
     func purgeRegistry() {
         registry = registry.filter { $0.value.object != nil }
         purgeAt = max(4096, registry.count * 2)
+    }
+
+    /// Turns strong entries weak: objects nothing else references are released.
+    func releaseRetainedObjects() {
+        for (id, entry) in registry where entry.strongObject != nil {
+            registry[id] = Registered(entry.strongObject!, strong: false)
+        }
+        purgeRegistry()
     }
 
     /// The registered object for a stored row, or a new one. A fault is filled, and an
@@ -253,7 +272,6 @@ public final class ObjectContext {
 
     func invalidate(_ o: ManagedObject) {
         if registry[o.objectID]?.object === o { registry[o.objectID] = nil }
-        if retained[o.objectID] === o { retained[o.objectID] = nil }
         if changed[o.objectID] === o { changed[o.objectID] = nil }
         if deleted[o.objectID] === o { deleted[o.objectID] = nil }
         o.state = .invalidated

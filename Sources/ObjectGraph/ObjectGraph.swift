@@ -59,6 +59,7 @@ public final class ObjectGraph: Repository {
         var saved = SavedChanges()
         let result = try store.write { tx in
             let context = ObjectContext(graph: self, binding: .write(tx), mergePolicy: .storeWins)
+            context.retainsRegisteredObjects = true   // lives as long as the transaction
             let r = try body(GraphWriteTransaction(context: context))
             if let poison = context.poison { throw poison }
             saved = context.boundChanges

@@ -18,8 +18,12 @@ public struct ObjectID: Hashable, Sendable, CustomStringConvertible {
         self.key = key
     }
 
+    /// String keys compare by their bytes, as the stores do: Swift's `==` holds "é" and
+    /// "e\u{301}" equal (canonical equivalence), but they are two records.
     public static func == (a: ObjectID, b: ObjectID) -> Bool {
-        a.entity.index == b.entity.index && a.key == b.key
+        guard a.entity.index == b.entity.index else { return false }
+        if case .string(let x) = a.key, case .string(let y) = b.key { return x.utf8.elementsEqual(y.utf8) }
+        return a.key == b.key
     }
 
     /// An integer key (the common case) is mixed with the entity into one word: one

@@ -17,6 +17,10 @@ public struct SavedChanges: Sendable {
     public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && !mayAffectUnlisted }
 
     mutating func merge(_ other: SavedChanges) {
+        if isEmpty && !mayAffectUnlisted {   // the first save of a transaction: nothing to fold
+            self = other
+            return
+        }
         inserted.formUnion(other.inserted)
         deleted.formUnion(other.deleted)
         for (id, keys) in other.updated { updated[id, default: []].formUnion(keys) }

@@ -34,7 +34,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Comma-separated scales from the fixtures folder (tiny, quick, standard, large). Default: the profile's.")
     var scale: String?
 
-    @Option(help: "Settings preset: quick (scales tiny+quick, 3 repetitions), standard (quick+standard, 3 rounds of 2), full (up to large, 2).")
+    @Option(help: "Settings preset: quick (scales tiny+quick, 3 repetitions), standard (quick+standard, 5 rounds of 1), full (up to large, 3).")
     var profile: Profile = .quick
 
     @Option(help: "Measured repetitions per cell (default: the profile's).")

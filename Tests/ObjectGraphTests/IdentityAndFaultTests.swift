@@ -126,4 +126,15 @@ struct IdentityAndFaultTests {
         #expect(Set(names) == ["bob"])
         #expect(f.store.current.fetchByID - before.fetchByID == 1)
     }
+
+    @Test func canonicallyEquivalentStringKeysAreTwoObjects() throws {
+        let f = try GraphFixture()
+        let c = f.graph.newContext()
+        let composed = try c.insert("Tag", ["name": "\u{E9}"])
+        let decomposed = try c.insert("Tag", ["name": "e\u{301}"])   // == in Swift, another key in the store
+        #expect(composed !== decomposed)
+        #expect(composed.objectID != decomposed.objectID)
+        try c.save()
+        #expect(try c.object("Tag", id: "e\u{301}") === decomposed)
+    }
 }

@@ -2,7 +2,7 @@
 public enum Profile: String, CaseIterable, Codable, Sendable {
     /// `make bench`: the quick scale, 3 repetitions; a few minutes.
     case quick
-    /// The reference report: quick and standard scales, 3 rounds of 2 repetitions; under 30 minutes.
+    /// The reference report: quick and standard scales, 5 rounds of 1 repetition; under 30 minutes.
     case standard
     /// Everything up to the large scale (1M users); hours, mostly loading.
     case full
@@ -16,12 +16,17 @@ public enum Profile: String, CaseIterable, Codable, Sendable {
     }
 
     /// Measured repetitions per cell and round.
-    public var repetitions: Int { self == .quick ? 3 : 2 }
+    public var repetitions: Int {
+        switch self {
+        case .quick, .full: 3
+        case .standard: 1
+        }
+    }
 
-    /// Rounds: the standard profile runs every workload three times in turn across the
-    /// targets (2 repetitions each), so ratios are medians of three ratios taken minutes
-    /// apart at most; the quick profile stays at one round to stay near a minute.
-    public var rounds: Int { self == .standard ? 3 : 1 }
+    /// Rounds: the standard profile runs every workload five times in turn across the
+    /// targets (one measured repetition each), so each ratio is the median of five ratios
+    /// taken seconds apart; the quick profile stays at one round to stay near a minute.
+    public var rounds: Int { self == .standard ? 5 : 1 }
     public var warmup: Int { 1 }
 
     /// Seconds one cell may run before it is stopped and reported as timed out.
