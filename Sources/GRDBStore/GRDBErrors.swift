@@ -5,12 +5,9 @@ import StoreSQL
 /// GRDB's `DatabaseError` as `StoreError`: the category from SQLite's extended result code,
 /// with the native code, message and SQL kept. Internal helpers.
 enum GRDBErrors {
-    static func storeError(_ e: DatabaseError) -> StoreError {
+    static func storeError(_ e: DatabaseError, preparing: Bool = false) -> StoreError {
         let code = e.extendedResultCode.rawValue
-        let native = e.message ?? "SQLite error \(code)"
-        let category = SQLResultCode.category(for: code)
-        return StoreError(category, SQLResultCode.describe(category, native: native),
-                          nativeCode: code, nativeMessage: native, context: e.sql)
+        return SQLResultCode.error(code, native: e.message ?? "SQLite error \(code)", sql: e.sql, preparing: preparing)
     }
 
     /// Runs `body`, turning a `DatabaseError` into a `StoreError`; other errors pass through.

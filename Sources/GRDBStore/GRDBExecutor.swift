@@ -16,9 +16,7 @@ final class GRDBExecutor: SQLExecutor {
         do {
             return try db.cachedStatement(sql: sql.text)
         } catch let e as DatabaseError {
-            var mapped = GRDBErrors.storeError(e)
-            if e.resultCode == .SQLITE_ERROR { mapped.category = .invalidQuery }
-            throw mapped
+            throw GRDBErrors.storeError(e, preparing: true)
         }
     }
 

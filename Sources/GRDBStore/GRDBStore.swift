@@ -35,8 +35,7 @@ public final class GRDBStore: Repository, @unchecked Sendable {
 
     /// Opens or creates `directory/store.grdb.sqlite`.
     public convenience init(directory: URL, schema: Schema, options: StoreOptions = StoreOptions()) throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try self.init(path: directory.appendingPathComponent(Self.fileName).path, schema: schema, options: options)
+        try self.init(path: SQLStoreMetadata.file(Self.fileName, in: directory), schema: schema, options: options)
     }
 
     /// Opens or creates the database file at `path`. Throws `schemaMismatch` when the file was

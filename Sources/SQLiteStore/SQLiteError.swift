@@ -4,11 +4,9 @@ import StoreSQL
 
 /// Maps SQLite result codes (extended codes included) to StoreError categories. Internal.
 enum SQLiteError {
-    static func make(_ code: Int32, db: OpaquePointer?, sql: String?, message: String? = nil) -> StoreError {
+    static func make(_ code: Int32, db: OpaquePointer?, sql: String?, message: String? = nil, preparing: Bool = false) -> StoreError {
         let native = db.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
-        let category = SQLResultCode.category(for: code)
-        let text = message ?? SQLResultCode.describe(category, native: native)
-        return StoreError(category, text, nativeCode: code, nativeMessage: native, context: sql)
+        return SQLResultCode.error(code, native: native, sql: sql, message: message, preparing: preparing)
     }
 }
 

@@ -16,11 +16,7 @@ final class SQLiteStatement {
         let rc = sqlite3_prepare_v3(connection.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil)
         guard rc == SQLITE_OK, let stmt else {
             sqlite3_finalize(stmt)
-            var e = SQLiteError.make(rc, db: connection.handle, sql: sql)
-            // SQL that SQLite refuses to compile came from a query it cannot run (too many
-            // terms or variables); the data is untouched.
-            if rc & 0xFF == SQLITE_ERROR { e.category = .invalidQuery }
-            throw e
+            throw SQLiteError.make(rc, db: connection.handle, sql: sql, preparing: true)
         }
         self.handle = stmt
         self.sql = sql

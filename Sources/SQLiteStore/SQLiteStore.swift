@@ -36,8 +36,7 @@ public final class SQLiteStore: Repository, @unchecked Sendable {
 
     /// Opens or creates `directory/store.sqlite`.
     public convenience init(directory: URL, schema: Schema, options: StoreOptions = StoreOptions()) throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try self.init(path: directory.appendingPathComponent(Self.fileName).path, schema: schema, options: options)
+        try self.init(path: SQLStoreMetadata.file(Self.fileName, in: directory), schema: schema, options: options)
     }
 
     /// Opens or creates the database file at `path`. Throws `schemaMismatch` when the file was

@@ -20,7 +20,7 @@ import StoreCore
 /// ```
 ///
 /// The driver must register the SQL functions of `SQLFunctions` on the connection and map its
-/// errors to `StoreError` (`SQLResultCode.category(for:)` gives the category of a result code).
+/// errors to `StoreError` (`SQLResultCode.error` builds one from a result code).
 ///
 /// Threading: an executor is used by one thread at a time, the one running its transaction.
 public protocol SQLExecutor: AnyObject {

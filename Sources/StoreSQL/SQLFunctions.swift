@@ -26,34 +26,3 @@ public enum SQLFunctions {
         TextFolding.like(text, foldedPattern: foldedPattern, StringOptions(rawValue: UInt8(truncatingIfNeeded: options)))
     }
 }
-
-/// SQLite result codes mapped to `StoreError` categories, for drivers. Extended codes are
-/// accepted; the primary code is their low byte.
-public enum SQLResultCode {
-    public static func category(for code: Int32) -> StoreError.Category {
-        switch code {
-        case 1555 /* CONSTRAINT_PRIMARYKEY */, 2067 /* CONSTRAINT_UNIQUE */: return .conflict
-        default: break
-        }
-        switch code & 0xFF {
-        case 19 /* CONSTRAINT */: return .constraintViolation
-        case 13 /* FULL */: return .storageFull
-        case 11 /* CORRUPT */, 26 /* NOTADB */: return .corrupted
-        case 5 /* BUSY */, 6 /* LOCKED */: return .busy
-        case 18 /* TOOBIG */, 20 /* MISMATCH */: return .invalidValue
-        case 9 /* INTERRUPT */: return .closed
-        default: return .io
-        }
-    }
-
-    /// A message for a category, naming SQLite's own message.
-    public static func describe(_ c: StoreError.Category, native: String) -> String {
-        switch c {
-        case .conflict: "a record with that key or unique value exists (\(native))"
-        case .corrupted: "the file is not a valid SQLite store (\(native))"
-        case .storageFull: "the disk is full (\(native))"
-        case .busy: "the store is locked (\(native))"
-        default: "SQLite: \(native)"
-        }
-    }
-}

@@ -1,3 +1,4 @@
+import Foundation
 import StoreCore
 
 /// Creates the tables of a new store, or checks an existing store's schema version and
@@ -31,5 +32,12 @@ public enum SQLStoreMetadata {
         let version = try db.column(read, .string, ["schema_version"]).first?.stringValue
         let fingerprint = try db.column(read, .string, ["schema_fingerprint"]).first?.stringValue
         try schema.checkStored(version: version, fingerprint: fingerprint, path: path)
+    }
+
+    /// The path of a store file named `fileName` in `directory`, creating the directory when
+    /// it is missing: what a driver's `init(directory:schema:options:)` opens.
+    public static func file(_ fileName: String, in directory: URL) throws -> String {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory.appendingPathComponent(fileName).path
     }
 }

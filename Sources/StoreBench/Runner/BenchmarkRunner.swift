@@ -110,18 +110,9 @@ public final class BenchmarkRunner {
         switch ending {
         case .finished(let outcome):
             var r = skeleton(cell, status: .ok, reason: nil, wall: wall)
-            let stats = SampleStatistics(outcome.samples.isEmpty ? [0] : outcome.samples)
             r.operations = outcome.operations
             r.spans = outcome.spans
-            r.samples = outcome.samples
-            r.medianSeconds = stats.median
-            r.minSeconds = stats.min
-            r.maxSeconds = stats.max
-            r.coefficientOfVariation = stats.coefficientOfVariation
-            if outcome.operations > 0 && stats.median > 0 {
-                r.operationsPerSecond = Double(outcome.operations) / stats.median
-                r.nanosPerOperation = stats.median * 1e9 / Double(outcome.operations)
-            }
+            r.setTiming(outcome.samples)
             r.latency = outcome.latency
             r.peakResidentBytes = outcome.peakResidentBytes
             r.diskBytes = outcome.diskBytes

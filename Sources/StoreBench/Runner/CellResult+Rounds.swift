@@ -26,18 +26,7 @@ extension CellResult {
             return r
         }
         let samples = rounds.flatMap { $0.samples ?? [] }
-        if !samples.isEmpty {
-            let stats = SampleStatistics(samples)
-            r.samples = samples
-            r.medianSeconds = stats.median
-            r.minSeconds = stats.min
-            r.maxSeconds = stats.max
-            r.coefficientOfVariation = stats.coefficientOfVariation
-            if let ops = r.operations, ops > 0, stats.median > 0 {
-                r.operationsPerSecond = Double(ops) / stats.median
-                r.nanosPerOperation = stats.median * 1e9 / Double(ops)
-            }
-        }
+        if !samples.isEmpty { r.setTiming(samples) }
         r.roundNanos = rounds.map { $0.nanosPerOperation ?? 0 }
         let latencies = rounds.compactMap(\.latency)
         if latencies.count == rounds.count, !latencies.isEmpty {
@@ -49,6 +38,21 @@ extension CellResult {
         }
         r.peakResidentBytes = rounds.compactMap(\.peakResidentBytes).max()
         return r
+    }
+
+    /// Sets the samples and everything derived from them: median, min, max, CV, throughput
+    /// and time per operation (`operations` must be set first).
+    mutating func setTiming(_ samples: [Double]) {
+        let stats = SampleStatistics(samples.isEmpty ? [0] : samples)
+        self.samples = samples
+        medianSeconds = stats.median
+        minSeconds = stats.min
+        maxSeconds = stats.max
+        coefficientOfVariation = stats.coefficientOfVariation
+        if let ops = operations, ops > 0, stats.median > 0 {
+            operationsPerSecond = Double(ops) / stats.median
+            nanosPerOperation = stats.median * 1e9 / Double(ops)
+        }
     }
 
     /// This cell's time per operation ÷ another's: the median of the per-round ratios when
