@@ -89,17 +89,27 @@ public struct UserInput: Sendable {
 }
 
 /// A post read by a floor: every field as a Swift value.
-struct PostOutput {
-    var id: Int64
-    var title: String
-    var body: String
-    var score: Int64
-    var createdAt: Date
-    var rating: Double?
-    var published: Bool
+public struct PostOutput: Sendable {
+    public var id: Int64
+    public var title: String
+    public var body: String
+    public var score: Int64
+    public var createdAt: Date
+    public var rating: Double?
+    public var published: Bool
+
+    public init(id: Int64, title: String, body: String, score: Int64, createdAt: Date, rating: Double?, published: Bool) {
+        self.id = id
+        self.title = title
+        self.body = body
+        self.score = score
+        self.createdAt = createdAt
+        self.rating = rating
+        self.published = published
+    }
 
     /// Folds every field into an integer so no read can be optimized away.
-    var touch: Int {
+    public var touch: Int {
         Int(truncatingIfNeeded: id) &+ title.utf8.count &+ body.utf8.count &+ Int(truncatingIfNeeded: score)
             &+ Int(createdAt.timeIntervalSince1970) &+ Int(rating ?? 0) &+ (published ? 1 : 0)
     }
