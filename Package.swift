@@ -33,6 +33,9 @@ let package = Package(
             providers: [.apt(["liblmdb-dev"]), .brew(["lmdb"])]
         ),
 
+        // The runner's C support: the counting allocator, hardware counters, the measured region.
+        .target(name: "CBenchSupport"),
+
         // Schema, values, records, queries, errors and the Repository protocol. No C.
         .target(name: "StoreCore"),
 
@@ -63,7 +66,7 @@ let package = Package(
         .target(
             name: "StoreBench",
             dependencies: [
-                "StoreCore", "StoreConformance", "CSQLite", "CLMDB",
+                "StoreCore", "StoreConformance", "CSQLite", "CLMDB", "CBenchSupport",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),

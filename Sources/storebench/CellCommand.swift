@@ -16,6 +16,6 @@ struct CellCommand: ParsableCommand {
     func run() throws {
         guard let data = FileManager.default.contents(atPath: spec) else { throw ValidationError("cannot read \(spec)") }
         let cell = try JSONDecoder().decode(CellSpec.self, from: data)
-        try CellExecutor(spec: cell, backends: BuiltinBackends.all).runAndWrite()
+        try CellExecutor(spec: cell, backends: BuiltinBackends.all, programs: BuiltinBackends.programs).runAndWrite()
     }
 }

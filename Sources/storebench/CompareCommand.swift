@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import StoreBench
 
-extension ResultsComparison.Mode: ExpressibleByArgument {}
+extension ResultsComparison.Metric: ExpressibleByArgument {}
 
 struct CompareCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -10,9 +10,17 @@ struct CompareCommand: ParsableCommand {
         abstract: "Diff two results files; print Markdown for a pull request; exit 0, 2 or 4.",
         discussion: """
             Exit status: 0 no change beyond noise, 2 a regression (or a cell that now fails), \
-            4 only improvements; 1 for unreadable input. A change counts when it is beyond \
-            --threshold or twice the repetitions' combined coefficient of variation, whichever is larger. \
-            Use --mode floor-ratio to compare each backend's ratio to its engine's floor, for runs on different machines.
+            4 only improvements; 1 for unreadable input.
+
+            The default gate, allocations, compares allocation calls per operation: deterministic for a build, so \
+            it does not flake on a shared runner, and a change of --tolerance calls per operation counts. \
+            instructions compares callgrind counts from `run --measure instructions` (deterministic too; \
+            --threshold defaults to 1%). time compares time per operation: a change counts when it is beyond \
+            --threshold (default 10%) or twice the repetitions' combined coefficient of variation, whichever is larger. \
+            floor-ratio compares each backend's time ÷ its engine's floor, for runs on different machines.
+
+            Below the table, the verdicts of both runs are compared: how many workloads had a significant winner \
+            in each, and any winner of one run shown slower in the other.
             """
     )
 
@@ -22,14 +30,18 @@ struct CompareCommand: ParsableCommand {
     @Argument(help: "The new results.")
     var new: String
 
-    @Option(help: "Smallest change in percent that can count as a regression or improvement.")
-    var threshold: Double = 10
+    @Option(help: "What to gate on: allocations (default), instructions, time or floor-ratio.")
+    var metric: ResultsComparison.Metric = .allocations
 
-    @Option(help: "What to compare: absolute (time per operation) or floor-ratio (time ÷ the engine's floor, same run).")
-    var mode: ResultsComparison.Mode = .absolute
+    @Option(help: "Smallest change in percent that can count (default: 0 for allocations, 1 for instructions, 10 for time and floor-ratio).")
+    var threshold: Double?
+
+    @Option(help: "With allocations: the smallest change in allocation calls per operation that counts.")
+    var tolerance: Double = 0.5
 
     func validate() throws {
-        guard threshold >= 0 && threshold < 1_000 else { throw ValidationError("--threshold must be 0…1000 (percent), got \(threshold)") }
+        if let t = threshold, !(0..<1_000).contains(t) { throw ValidationError("--threshold must be 0…1000 (percent), got \(t)") }
+        guard tolerance >= 0 else { throw ValidationError("--tolerance must be 0 or more, got \(tolerance)") }
     }
 
     func run() throws {
@@ -41,7 +53,7 @@ struct CompareCommand: ParsableCommand {
             StandardError.write("storebench compare: \(error)\n")
             throw ExitCode(1)
         }
-        let comparison = ResultsComparison(base: b, new: n, threshold: threshold / 100, mode: mode)
+        let comparison = ResultsComparison(base: b, new: n, metric: metric, threshold: threshold.map { $0 / 100 }, tolerance: tolerance)
         print(comparison.markdown(), terminator: "")
         throw ExitCode(comparison.exitCode)
     }

@@ -4,6 +4,7 @@ import StoreBench
 import StoreCore
 
 extension Profile: ExpressibleByArgument {}
+extension MeasureMode: ExpressibleByArgument {}
 
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -13,13 +14,17 @@ struct RunCommand: ParsableCommand {
             Every (backend, workload, scale) cell runs in its own child process, so peak memory \
             belongs to it; a cell that crashes or passes the time limit is reported as failed and the \
             run goes on. The bare C-API floors of SQLite and LMDB run beside the backends, and every \
-            backend is also given as a multiple of its engine's floor. Build in release first: \
-            `swift build -c release` (the report states the build).
+            backend is also given as a multiple of its engine's floor. Reference programs check the floors \
+            (the rows workloads as plain C loops) and the GRDB peer (GRDB used directly). Every workload runs \
+            in rounds across the targets; times and ratios are medians with intervals, and a winner is named \
+            only when its interval clears the runner-up's. Each cell also counts its allocations per operation \
+            (deterministic, for CI gates). Build in release first: `swift build -c release` (the report states the build).
 
             Examples:
               storebench run --profile quick                       # what `make bench` runs
               storebench run --backends sqlite,lmdb --workloads 'crud.read-pk.*' --scale quick
               storebench run --profile standard --out Reports      # the reference report
+              storebench run --measure instructions --backends sqlite --workloads rows   # callgrind counts, tiny scale
             Ctrl-C ends the running cell and still writes the report and JSON of the cells that ran.
             Exit status: 0 when every cell ran, 1 when a cell failed or timed out, 130 when interrupted.
             """
@@ -34,8 +39,14 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Comma-separated scales from the fixtures folder (tiny, quick, standard, large). Default: the profile's.")
     var scale: String?
 
-    @Option(help: "Settings preset: quick (scales tiny+quick, 3 repetitions), standard (quick+standard, 5 rounds of 1), full (up to large, 3).")
+    @Option(help: "Settings preset: quick (scales tiny+quick, 6 rounds of 1, up to 12 for noisy workloads), standard (quick+standard, the same rounds), full (up to large, 3 repetitions).")
     var profile: Profile = .quick
+
+    @Option(help: ArgumentHelp("What cells measure: time, or instructions under callgrind (valgrind).", discussion: """
+        instructions runs each cell under `valgrind --tool=callgrind`, counting only the measured repetition: the same \
+        count for the same build on any machine. It is about 50 times slower, so it defaults to the tiny scale, 1 round.
+        """))
+    var measure: MeasureMode = .time
 
     @Option(help: "Measured repetitions per cell (default: the profile's).")
     var repetitions: Int?
@@ -45,6 +56,9 @@ struct RunCommand: ParsableCommand {
         every ratio (× floor, backend ÷ backend) is the median of the per-round ratios, so drift between rounds cancels.
         """))
     var rounds: Int?
+
+    @Option(help: "Rounds a noisy workload may reach (default: the profile's; equal to --rounds turns extra rounds off).")
+    var maxRounds: Int?
 
     @Option(help: "Warm-up repetitions per cell, not measured (default: 1).")
     var warmup: Int?
@@ -70,9 +84,17 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Skip the conformance kit (the report then has no feature matrix).")
     var noConformance = false
 
+    @Flag(help: "Do not count allocations (saves one repetition per cell).")
+    var noAllocations = false
+
     func validate() throws {
         if let r = repetitions, !(1...100).contains(r) { throw ValidationError("--repetitions must be 1…100, got \(r)") }
         if let r = rounds, !(1...20).contains(r) { throw ValidationError("--rounds must be 1…20, got \(r)") }
+        if let m = maxRounds, !(1...40).contains(m) { throw ValidationError("--max-rounds must be 1…40, got \(m)") }
+        if let m = maxRounds, let r = rounds, m < r { throw ValidationError("--max-rounds (\(m)) must be at least --rounds (\(r))") }
+        if measure == .instructions && !Self.valgrindIsInstalled {
+            throw ValidationError("--measure instructions needs valgrind (apt-get install valgrind)")
+        }
         if let w = warmup, !(0...20).contains(w) { throw ValidationError("--warmup must be 0…20, got \(w)") }
         if let t = cellTimeout, t <= 0 { throw ValidationError("--cell-timeout must be positive") }
         _ = try selectedBackends()
@@ -83,15 +105,28 @@ struct RunCommand: ParsableCommand {
         }
     }
 
+    static var valgrindIsInstalled: Bool {
+        (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":")
+            .contains { FileManager.default.isExecutableFile(atPath: "\($0)/valgrind") }
+    }
+
     func run() throws {
+        let counting = measure == .instructions
         var plan = RunPlan(
             backends: try selectedBackends(), workloads: try workloads.map(WorkloadRegistry.matching) ?? WorkloadRegistry.all,
-            scales: selectedScales(), repetitions: repetitions ?? profile.repetitions, warmup: warmup ?? profile.warmup,
+            scales: selectedScales(), repetitions: repetitions ?? (counting ? 1 : profile.repetitions), warmup: warmup ?? profile.warmup,
             durability: durability, cellTimeout: cellTimeout ?? profile.cellTimeout, fixtures: try fixturesDirectory(),
-            profile: scale == nil && repetitions == nil && rounds == nil ? profile.rawValue : "custom (\(profile.rawValue) base)")
-        plan.rounds = rounds ?? profile.rounds
+            profile: scale == nil && repetitions == nil && rounds == nil && !counting ? profile.rawValue : "custom (\(profile.rawValue) base)")
+        plan.programs = BuiltinBackends.programs
+        plan.rounds = rounds ?? (counting ? 1 : profile.rounds)
+        // Rounds given by hand are run as given unless --max-rounds asks for more.
+        plan.maxRounds = max(plan.rounds, maxRounds ?? (counting || rounds != nil ? plan.rounds : profile.maxRounds))
+        plan.spreadGoal = profile.spreadGoal
+        plan.extraRoundsBudget = profile.extraRoundsBudget
+        plan.measure = measure
+        plan.countAllocations = !noAllocations && !counting
         plan.includeFloors = !noFloors
-        plan.runConformance = !noConformance
+        plan.runConformance = !noConformance && !counting
         plan.command = "storebench " + CommandLine.arguments.dropFirst().joined(separator: " ")
         if MachineInfo.buildConfiguration != "release" {
             StandardError.write("note: this is a debug build; measure with `swift build -c release` (the report says debug)\n")
@@ -121,7 +156,8 @@ struct RunCommand: ParsableCommand {
     }
 
     private func selectedScales() -> [String] {
-        scale.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? profile.scales
+        scale.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+            ?? (measure == .instructions ? ["tiny"] : profile.scales)
     }
 
     private func selectedBackends() throws -> [BackendDescriptor] {

@@ -19,6 +19,8 @@ final class RunProgressView: RunProgress {
         write("running \(cells) cells\n")
     }
 
+    func planGrew(by cells: Int) { total += cells }
+
     func cellStarted(index: Int, label: String) {
         guard isTerminal else { return }
         write("\r\u{1B}[K" + bar(index) + " " + label)

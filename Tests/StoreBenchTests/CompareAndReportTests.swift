@@ -7,8 +7,8 @@ import Testing
 @Suite struct CompareAndReportTests {
     static func cell(_ target: String, _ workload: String, ns: Double, cv: Double, floorRatio: Double? = nil,
                      status: CellResult.Status = .ok) -> CellResult {
-        let isFloor = target.hasPrefix("floor:")
-        var c = CellResult(target: target, kind: isFloor ? "floor" : "backend", engine: isFloor ? String(target.dropFirst(6)) : target,
+        let id = TargetID.legacy(target)
+        var c = CellResult(target: id, engine: id.name,
                            workload: workload, category: WorkloadRegistry.named(workload)?.category ?? .crud, scale: "quick",
                            status: status, metrics: [:], wallSeconds: 1)
         guard status == .ok else { c.reason = "crashed"; return c }
@@ -19,20 +19,19 @@ import Testing
         c.maxSeconds = c.medianSeconds! * 1.02
         c.coefficientOfVariation = cv
         c.nanosPerOperation = ns
+        c.time = Estimate(value: ns, low: ns * 0.98, high: ns * 1.02, confidence: 0.9)
         c.operationsPerSecond = 1e9 / ns
         c.latency = LatencySummary(p50: UInt64(ns), p95: UInt64(ns * 2), p99: UInt64(ns * 3), max: UInt64(ns * 9), samples: 1_000)
         c.peakResidentBytes = 30 << 20
         c.diskBytes = 4 << 20
-        c.floorRatio = floorRatio
+        c.floorRatio = floorRatio.map { Estimate(value: $0, low: $0, high: $0, confidence: 0) }
         return c
     }
 
     static func results(_ cells: [CellResult]) -> RunResults {
         let machine = MachineInfo(cpu: "Test CPU", cores: 2, memoryBytes: 8 << 30, os: "TestOS", swift: "6.3", build: "release",
                                   sqlite: "3.40.1", lmdb: "0.9.24")
-        let targets = Set(cells.map(\.target)).sorted().map {
-            RunResults.TargetInfo(name: $0, kind: $0.hasPrefix("floor:") ? "floor" : "backend", engine: $0, summary: "test")
-        }
+        let targets = Set(cells.map(\.target)).sorted().map { RunResults.TargetInfo(id: $0, engine: $0.name, summary: "test") }
         let workloads = Set(cells.map(\.workload)).sorted().map { w in
             RunResults.WorkloadInfo(name: w, category: WorkloadRegistry.named(w)?.category ?? .crud, summary: "test", hasFloor: false)
         }
@@ -44,8 +43,8 @@ import Testing
     }
 
     func compare(_ base: [CellResult], _ new: [CellResult], threshold: Double = 0.10,
-                 mode: ResultsComparison.Mode = .absolute) -> ResultsComparison {
-        ResultsComparison(base: Self.results(base), new: Self.results(new), threshold: threshold, mode: mode)
+                 metric: ResultsComparison.Metric = .time) -> ResultsComparison {
+        ResultsComparison(base: Self.results(base), new: Self.results(new), metric: metric, threshold: threshold)
     }
 
     @Test func noChangeBeyondNoiseExitsZero() {
@@ -60,15 +59,15 @@ import Testing
         let c = compare([Self.cell("sqlite", "crud.read-pk.single", ns: 1_000, cv: 0.02), Self.cell("lmdb", "crud.read-pk.single", ns: 500, cv: 0.01)],
                         [Self.cell("sqlite", "crud.read-pk.single", ns: 1_500, cv: 0.02), Self.cell("lmdb", "crud.read-pk.single", ns: 300, cv: 0.01)])
         #expect(c.exitCode == 2, "a regression wins over an improvement")
-        #expect(c.regressions.map(\.target) == ["sqlite"])
-        #expect(c.markdown().contains("🔴 slower") && c.markdown().contains("+50.0%"))
+        #expect(c.regressions.map(\.key.target) == [.backend("sqlite")])
+        #expect(c.markdown().contains("🔴 worse") && c.markdown().contains("+50.0%"))
     }
 
     @Test func onlyImprovementsExitFour() {
         let c = compare([Self.cell("sqlite", "batch.bulk-insert", ns: 3_000, cv: 0.03)],
                         [Self.cell("sqlite", "batch.bulk-insert", ns: 2_000, cv: 0.03)])
         #expect(c.exitCode == 4)
-        #expect(c.markdown().contains("🟢 faster"))
+        #expect(c.markdown().contains("🟢 better"))
     }
 
     @Test func noisyCellsWidenTheBand() {
@@ -91,10 +90,10 @@ import Testing
         let base = [Self.cell("sqlite", "rows.fetch", ns: 100, cv: 0.01, floorRatio: 1.2), Self.cell("floor:sqlite", "rows.fetch", ns: 83, cv: 0.01)]
         let new = [Self.cell("sqlite", "rows.fetch", ns: 50, cv: 0.01, floorRatio: 1.2), Self.cell("floor:sqlite", "rows.fetch", ns: 41.5, cv: 0.01)]
         #expect(compare(base, new).exitCode == 4)
-        #expect(compare(base, new, mode: .floorRatio).exitCode == 0)
+        #expect(compare(base, new, metric: .floorRatio).exitCode == 0)
         var worse = new
-        worse[0].floorRatio = 1.8
-        #expect(compare(base, worse, mode: .floorRatio).exitCode == 2)
+        worse[0].floorRatio = Estimate(value: 1.8, low: 1.8, high: 1.8, confidence: 0)
+        #expect(compare(base, worse, metric: .floorRatio).exitCode == 2)
     }
 
     @Test func compareCommandExitCodes() throws {
@@ -108,11 +107,11 @@ import Testing
         let same = try write("same.json", [Self.cell("sqlite", "crud.read-pk.single", ns: 1_010, cv: 0.01)])
         let slow = try write("slow.json", [Self.cell("sqlite", "crud.read-pk.single", ns: 2_000, cv: 0.01)])
         let fast = try write("fast.json", [Self.cell("sqlite", "crud.read-pk.single", ns: 500, cv: 0.01)])
-        #expect(try Bench.run(["compare", base, same]).status == 0)
-        let r = try Bench.run(["compare", base, slow, "--threshold", "5"])
+        #expect(try Bench.run(["compare", base, same, "--metric", "time"]).status == 0)
+        let r = try Bench.run(["compare", base, slow, "--metric", "time", "--threshold", "5"])
         #expect(r.status == 2 && r.out.contains("1 regression(s)"))
-        #expect(try Bench.run(["compare", base, fast]).status == 4)
-        #expect(try Bench.run(["compare", base, slow, "--threshold", "150"]).status == 0)
+        #expect(try Bench.run(["compare", base, fast, "--metric", "time"]).status == 4)
+        #expect(try Bench.run(["compare", base, slow, "--metric", "time", "--threshold", "150"]).status == 0)
         let garbage = dir.url.appendingPathComponent("garbage.json").path
         try Data("{\"hello\": 1}".utf8).write(to: URL(fileURLWithPath: garbage))
         let g = try Bench.run(["compare", base, garbage])
@@ -133,8 +132,8 @@ import Testing
         let results = Self.results(cells)
         let md = MarkdownReport(results).render()
         for s in MarkdownReport.sections { #expect(md.contains(s), "missing \(s)") }
-        #expect(md.contains("| crud.read-pk.single | **lmdb** | 400 ns | sqlite | 2.50× | 1.10× |"))
-        #expect(md.contains("| query.count | **sqlite** | 5.00 µs | lmdb | 1.80× | – |"))
+        #expect(md.contains("| crud.read-pk.single | **lmdb** | 400 ns ±2% | sqlite | 2.50× (2.40–2.60) | 1.10× |"))
+        #expect(md.contains("| query.count | **sqlite** | 5.00 µs ±2% | lmdb | 1.80× (1.73–1.87) | – |"))
         #expect(md.contains("Test CPU, 2 cores") && md.contains("`00112233aabbccdd`") && md.contains("durable"))
         #expect(md.contains("```mermaid"))
         #expect(md.contains("**Mostly reads"))

@@ -83,7 +83,7 @@ import Testing
         ])
         var noFloors = plan
         noFloors.includeFloors = false
-        #expect(!noFloors.cells().contains { $0.target.hasPrefix("floor:") })
+        #expect(noFloors.cells().allSatisfy { $0.target.isBackend })
     }
 
     @Test func roundsRunEachWorkloadAcrossTargetsInTurn() throws {
@@ -119,8 +119,9 @@ import Testing
         let pooled = CellResult.pooledRounds(Self.rounds("sqlite", [[1e-3, 3e-3], [2e-3, 2e-3], [9e-3, 8e-3]]))
         #expect(pooled.count == 1)
         #expect(pooled[0].samples?.count == 6)
-        #expect(pooled[0].nanosPerOperation == 2_500)           // median of all six
+        #expect(pooled[0].nanosPerOperation == 2_000)           // median of the rounds' times
         #expect(pooled[0].roundNanos == [2_000, 2_000, 8_500])
+        #expect(pooled[0].time == Estimate(value: 2_000, low: 2_000, high: 8_500, confidence: 0.75))
         #expect(pooled[0].minSeconds == 1e-3 && pooled[0].maxSeconds == 9e-3)
     }
 
@@ -130,9 +131,10 @@ import Testing
         let backend = CellResult.pooledRounds(Self.rounds("sqlite", [[2e-3], [8e-3], [8e-3]]))[0]
         let floor = CellResult.pooledRounds(Self.rounds("floor:sqlite", [[1e-3], [4e-3], [1e-3]]))[0]
         #expect(backend.nanosPerOperation! / floor.nanosPerOperation! == 8)
-        #expect(backend.ratio(to: floor) == 2)
-        let withRatios = BenchmarkRunner.withFloorRatios([backend, floor])
-        #expect(withRatios[0].floorRatio == 2)
+        #expect(backend.ratio(to: floor)?.value == 2)
+        let withRatios = BenchmarkRunner.withFloorRatios([backend, floor], programs: Floors.builtin)
+        #expect(withRatios[0].floorRatio?.value == 2)
+        #expect(withRatios[0].floorRatio?.high == 8, "the interval of three per-round ratios is their range")
     }
 
     @Test func aFailedRoundFailsTheCell() {

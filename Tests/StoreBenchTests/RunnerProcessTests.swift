@@ -7,7 +7,7 @@ import Testing
 @Suite(.serialized) struct RunnerProcessTests {
     @Test func aCrashingAndAHangingCellAreReportedAndTheRunGoesOn() throws {
         let out = try TemporaryDirectory("run-crash")
-        let r = try Bench.run(["run", "--scale", "tiny", "--backends", "sqlite", "--repetitions", "1", "--warmup", "0",
+        let r = try Bench.run(["run", "--scale", "tiny", "--backends", "sqlite", "--repetitions", "1", "--rounds", "1", "--warmup", "0",
                                "--workloads", "selftest.crash,crud.read-pk.single,selftest.hang", "--cell-timeout", "8",
                                "--no-conformance", "--out", out.url.path])
         #expect(r.status == 1, "a failed cell makes the run exit 1")
@@ -27,8 +27,8 @@ import Testing
         #expect(read.status == .ok)
         #expect(read.operations == (try Bench.spec().operations.single))
         #expect((read.latency?.p50 ?? 0) > 0 && (read.peakResidentBytes ?? 0) > 0 && (read.diskBytes ?? 0) > 0)
-        #expect((read.floorRatio ?? 0) > 0, "read by key has a floor, which ran in the same run")
-        #expect(results.cell("floor:sqlite", "crud.read-pk.single", "tiny")?.status == .ok)
+        #expect((read.floorRatio?.value ?? 0) > 0, "read by key has a floor, which ran in the same run")
+        #expect(results.cell(.floor("sqlite"), "crud.read-pk.single", "tiny")?.status == .ok)
         #expect(results.cell("sqlite", "memory.load", "tiny")?.status == .ok, "the load that builds the store runs first")
 
         let md = try String(contentsOf: out.url.appendingPathComponent("latest.md"), encoding: .utf8)
@@ -44,7 +44,7 @@ import Testing
                                "--out", out.url.path])
         #expect(r.status == 0, "\(r.err)")
         let results = try RunResults.read(out.url.appendingPathComponent("latest.json").path)
-        #expect(results.targets.map(\.name) == ["sqlite", "lmdb", "grdb", "objectgraph+sqlite", "objectgraph+lmdb", "floor:sqlite", "floor:lmdb"])
+        #expect(results.targets.map(\.id.description) == ["sqlite", "lmdb", "grdb", "objectgraph+sqlite", "objectgraph+lmdb", "floor:sqlite", "floor:lmdb"])
         #expect(results.rounds == 2)
         for backend in ["sqlite", "lmdb", "grdb", "objectgraph+sqlite", "objectgraph+lmdb"] {
             for w in ["memory.load", "rows.load", "crud.update.batched", "batch.bulk-insert", "query.any-tag", "rows.fetch", "memory.walk"] {
@@ -68,7 +68,7 @@ import Testing
         let out = try TemporaryDirectory("run-interrupt")
         let p = Process()
         p.executableURL = try Bench.binary()
-        p.arguments = ["run", "--scale", "tiny", "--backends", "sqlite", "--repetitions", "1", "--warmup", "0", "--no-floors",
+        p.arguments = ["run", "--scale", "tiny", "--backends", "sqlite", "--repetitions", "1", "--rounds", "1", "--warmup", "0", "--no-floors",
                        "--workloads", "crud.read-pk.single,selftest.hang", "--cell-timeout", "120", "--out", out.url.path]
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice

@@ -46,19 +46,20 @@ extension Floor {
     }
 }
 
-/// The engines with a floor, and how to open one.
+/// The built-in floor programs: one bare C-API floor per engine.
 public enum Floors {
-    public static let engines = ["sqlite", "lmdb"]
-
-    /// The floor of `engine`, over a store in `directory` (created when missing).
-    public static func open(engine: String, directory: URL, durability: Durability) throws -> any Floor {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        switch engine {
-        case "sqlite": return try SQLiteFloor(path: directory.appendingPathComponent("floor.sqlite").path, durability: durability)
-        case "lmdb": return try LMDBFloor(directory: directory.path, durability: durability)
-        default: throw BenchError("no floor for engine '\(engine)'; floors exist for \(engines.joined(separator: ", "))")
-        }
+    public static let sqlite = FloorProgram(id: .floor("sqlite"), engine: "sqlite",
+                                            summary: "Bare sqlite3 C API loops, no abstraction") { dir, durability in
+        try SQLiteFloor(path: dir.appendingPathComponent("floor.sqlite").path, durability: durability)
     }
+
+    public static let lmdb = FloorProgram(id: .floor("lmdb"), engine: "lmdb",
+                                          summary: "Bare LMDB C API loops, no abstraction") { dir, durability in
+        try LMDBFloor(directory: dir.path, durability: durability)
+    }
+
+    /// Every built-in program, floors first.
+    public static let builtin: [FloorProgram] = [sqlite, lmdb]
 }
 
 /// A user's fields as plain Swift values, for the floors to bind.

@@ -61,3 +61,31 @@ enum Format {
         return exp(ps.map(log).reduce(0, +) / Double(ps.count))
     }
 }
+
+extension Format {
+    /// A ratio with its interval: `1.23× (1.10–1.40)`.
+    static func ratio(_ e: Estimate?) -> String {
+        guard let e else { return "–" }
+        guard e.high > e.low else { return ratio(e.value) }
+        return "\(ratio(e.value)) (\(bare(e.low))–\(bare(e.high)))"
+    }
+
+    /// A time per operation with its interval: `1.20 µs ±4%` (the interval's half-width, relative).
+    static func nanos(_ e: Estimate?) -> String {
+        guard let e else { return "–" }
+        guard e.high > e.low, e.value > 0 else { return nanos(e.value) }
+        return "\(nanos(e.value)) ±\(String(format: "%.0f", 50 * (e.high - e.low) / e.value))%"
+    }
+
+    /// A count per operation: `12.0`, `0.25`, `1,204`.
+    static func perOperation(_ x: Double?) -> String {
+        guard let x, x.isFinite else { return "–" }
+        switch abs(x) {
+        case 1_000...: return count(Int(x.rounded()))
+        case 10...: return String(format: "%.1f", x)
+        default: return String(format: "%.2f", x)
+        }
+    }
+
+    private static func bare(_ r: Double) -> String { r >= 10 ? String(format: "%.0f", r) : String(format: "%.2f", r) }
+}

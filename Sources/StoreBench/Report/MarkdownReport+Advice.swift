@@ -4,7 +4,9 @@ extension MarkdownReport {
     /// "Which backend?": recommendations computed from this run's numbers, each with its evidence.
     func advice() -> String {
         var md = "## Which backend?\n\n"
-        md += "Computed from this run at the \(mainScale) scale (geometric means of time per operation ÷ the fastest backend; 1.00× means fastest on every workload of the group).\n\n"
+        md += "Computed from this run at the \(mainScale) scale: per backend, the geometric mean of its time per operation ÷ the fastest "
+        md += "backend's over the group's workloads (1.00× means fastest on every one). Backends in one tier are statistical ties: "
+        md += "a paired bootstrap over rounds (1,000 resamples) puts their score ÷ the tier leader's within 95% reach of 1, shown in brackets.\n\n"
         let groups: [(String, (RunResults.WorkloadInfo) -> Bool)] = [
             ("Overall", { _ in true }),
             ("Mostly reads (reads by key, queries, scans)", { $0.category == .query || $0.name.hasPrefix("crud.read") || $0.name == "rows.fetch" }),
@@ -13,12 +15,17 @@ extension MarkdownReport {
         ]
         for (title, include) in groups {
             let ws = comparedWorkloads.filter(include).map(\.name)
-            let scores = backends.compactMap { b -> (String, Double)? in
-                Format.geometricMean(ws.compactMap { relativeToFastest($0, mainScale)[b] }).map { (b, $0) }
-            }.sorted { $0.1 < $1.1 }
-            guard let best = scores.first else { continue }
-            md += "- **\(title):** `\(best.0)` (\(Format.ratio(best.1)) over \(ws.count) workloads)"
-            if scores.count > 1 { md += "; then " + scores.dropFirst().map { "`\($0.0)` \(Format.ratio($0.1))" }.joined(separator: ", ") }
+            var cellsByWorkload: [String: [CellResult]] = [:]
+            for w in ws { cellsByWorkload[w] = cells(w, mainScale) }
+            let ranking = GroupRanking(cellsByWorkload, backends: backends)
+            guard let first = ranking.tiers.first else { continue }
+            func entry(_ e: GroupRanking.Entry) -> String {
+                "`\(e.backend)` \(Format.ratio(e.score))" + (e.versusLeader.map { " [\(Format.ratio($0))]" } ?? "")
+            }
+            md += "- **\(title)** (\(ws.count) workloads): "
+            md += first.count == 1 ? "`\(first[0].backend)` (\(Format.ratio(first[0].score)))" : "tie: " + first.map(entry).joined(separator: ", ")
+            let later = ranking.tiers.dropFirst()
+            if !later.isEmpty { md += "; then " + later.map { $0.map(entry).joined(separator: " ≈ ") }.joined(separator: "; ") }
             md += ".\n"
         }
         let loads = backends.compactMap { b in results.cell(b, "memory.load", mainScale).flatMap { c in c.diskBytes.map { (b, Double($0)) } } }
@@ -30,7 +37,7 @@ extension MarkdownReport {
             md += "- **Least memory while walking everything:** `\(low.0)` (peak resident \(Format.bytes(low.1)) for the whole cell process).\n"
         }
         let floorRatios = backends.compactMap { b -> (String, Double)? in
-            let rs = results.cells.filter { $0.target == b && $0.scale == mainScale }.compactMap(\.floorRatio)
+            let rs = results.cells.filter { $0.target == .backend(b) && $0.scale == mainScale }.compactMap { $0.floorRatio?.value }
             return Format.geometricMean(rs).map { (b, $0) }
         }.sorted { $0.1 < $1.1 }
         if !floorRatios.isEmpty {

@@ -11,7 +11,7 @@ extension MarkdownReport {
         for category in WorkloadCategory.allCases where category != .selftest {
             let ws = comparedWorkloads.filter { $0.category == category }.map(\.name)
             let rels = ws.map { relativeToFastest($0, mainScale) }
-            let bars = backends.map { b in Format.geometricMean(rels.compactMap { $0[b] }) }
+            let bars = backends.map { b in Format.geometricMean(rels.compactMap { $0[b]?.value }) }
             guard !ws.isEmpty, bars.contains(where: { $0 != nil }) else { continue }
             let top = max(1.5, (bars.compactMap { $0 }.max() ?? 1) * 1.1)
             md += "```mermaid\nxychart-beta\n"

@@ -32,7 +32,7 @@ public struct MarkdownReport {
 
     // MARK: Shared lookups (internal)
 
-    var backends: [String] { results.targets.filter { $0.kind == "backend" }.map(\.name) }
+    var backends: [String] { results.targets.filter { $0.id.isBackend }.map(\.id.name) }
     var scales: [String] { results.datasets.map(\.scale) }
     /// The largest scale of the run: summaries and charts use it.
     var mainScale: String { scales.last ?? "" }
@@ -45,17 +45,27 @@ public struct MarkdownReport {
 
     func cells(_ workload: String, _ scale: String, backendsOnly: Bool = true) -> [CellResult] {
         results.cells.filter { $0.workload == workload && $0.scale == scale && $0.isOK && $0.nanosPerOperation != nil
-            && (!backendsOnly || $0.kind == "backend") }
+            && (!backendsOnly || $0.isBackend) }
     }
 
-    /// Each backend's time per operation ÷ the fastest backend's, for one workload and scale
-    /// (with rounds: the median of the per-round ratios).
-    func relativeToFastest(_ workload: String, _ scale: String) -> [String: Double] {
+    /// Each backend's time per operation ÷ the fastest backend's, for one workload and scale:
+    /// the median of the per-round ratios, with its interval.
+    func relativeToFastest(_ workload: String, _ scale: String) -> [String: Estimate] {
         let cs = cells(workload, scale)
         guard let best = cs.min(by: { $0.nanosPerOperation! < $1.nanosPerOperation! }), best.nanosPerOperation! > 0 else { return [:] }
-        var out: [String: Double] = [:]
-        for c in cs { out[c.target] = c.ratio(to: best) }
+        var out: [String: Estimate] = [:]
+        for c in cs { out[c.target.name] = c.ratio(to: best) }
         return out
+    }
+
+    /// The verdict of each compared workload at `scale`.
+    func verdicts(_ scale: String) -> [WorkloadVerdict] {
+        comparedWorkloads.compactMap { WorkloadVerdict(workload: $0.name, cells: cells($0.name, scale)) }
+    }
+
+    /// The lowest confidence of the run's intervals, as the report states it.
+    var intervalConfidence: Double {
+        results.cells.compactMap { $0.time?.confidence }.filter { $0 > 0 }.min() ?? 0
     }
 
     // MARK: Sections
@@ -70,42 +80,53 @@ public struct MarkdownReport {
         md += "| Profile | \(results.profile): \(results.rounds.map { "\($0) rounds × " } ?? "")\(results.warmup) warm-up + \(results.repetitions) measured repetitions per cell |\n"
         md += String(format: "| Runner overhead | %.2f ns per operation, measured (an empty operation timed as workloads are, minus a bare loop); each timed span costs one clock reading, %.0f ns, and spans under %.0f ns are grown into groups |\n",
                      results.runner.overheadNanosPerOperation, results.runner.clockReadingNanos, results.runner.minimumSpanNanos)
-        let shares = results.cells.filter { $0.isOK && $0.kind == "backend" }.compactMap { c in c.runnerOverheadShare(results.runner).map { (c, $0) } }
+        let shares = results.cells.filter { $0.isOK && $0.isBackend }.compactMap { c in c.runnerOverheadShare(results.runner).map { (c, $0) } }
         if let worst = shares.max(by: { $0.1 < $1.1 }) {
             md += "| Runner overhead ÷ operation | at most \(Format.percent(worst.1)) (`\(worst.0.target)` `\(worst.0.workload)`, \(Format.nanos(worst.0.nanosPerOperation)) per operation); median \(Format.percent(SampleStatistics(shares.map(\.1)).median)) over all cells |\n"
         }
+        let allocations: String = results.runner.allocationCounting == true ? "counted in one extra repetition of each cell's first round" : "not counted"
+        let callgrind: String = results.measure == .instructions ? "this run" : "`storebench run --measure instructions`"
+        md += "| Deterministic counts | allocations: \(allocations) · CPU instruction counter: \(results.runner.hardwareCounters ?? "not probed") · callgrind: \(callgrind) |\n"
         md += "\n**Datasets** (same seed, same bytes on every backend):\n\n"
         md += "| scale | seed | users | posts | comments | tags | rows (10 integers) | checksum |\n|---|---:|---:|---:|---:|---:|---:|---|\n"
         for d in results.datasets {
             md += "| \(d.scale) | \(d.seed) | \(Format.count(d.users)) | \(Format.count(d.posts)) | \(Format.count(d.comments)) | \(Format.count(d.tags)) | \(Format.count(d.rows)) | `\(d.checksum)` |\n"
         }
-        md += "\n**Targets:**\n\n" + results.targets.map { "- `\($0.name)` (\($0.kind), engine \($0.engine)): \($0.summary)" }.joined(separator: "\n") + "\n\n"
+        md += "\n**Targets:**\n\n" + results.targets.map { t in
+            "- `\(t.id)` (\(t.id.kind.rawValue), engine \(t.engine)): \(t.summary)" + (t.checks.map { "; checks `\($0)`" } ?? "")
+        }.joined(separator: "\n") + "\n\n"
         return md
     }
 
     func summary() -> String {
         var md = "## Summary: the winner of each workload\n\n"
-        md += "At the \(mainScale) scale; time per operation is the median over repetitions. The factor is how much slower the runner-up is.\n\n"
-        md += "| workload | winner | time/op | runner-up | factor | winner ÷ its floor |\n|---|---|---:|---|---:|---:|\n"
+        let vs = verdicts(mainScale)
+        let significant = vs.filter(\.isSignificant).count
+        md += "At the \(mainScale) scale. A winner is named only when the runner-up's time ÷ the winner's, paired round by round, "
+        md += "has an interval wholly above 1 (\(Format.percent(intervalConfidence)) confidence or more); otherwise the workload is a **tie** "
+        md += "between the backends not shown slower than the fastest. \(significant) of \(vs.count) workloads have a winner.\n\n"
+        md += "| workload | verdict | time/op | runner-up | runner-up ÷ winner | winner ÷ its floor |\n|---|---|---:|---|---:|---:|\n"
         for w in comparedWorkloads {
-            let cs = cells(w.name, mainScale).sorted { $0.nanosPerOperation! < $1.nanosPerOperation! }
-            guard let first = cs.first else {
+            guard let v = vs.first(where: { $0.workload == w.name }) else {
                 md += "| \(w.name) | – | – | – | – | – |\n"
                 continue
             }
-            let second = cs.dropFirst().first
-            md += "| \(w.name) | **\(first.target)** | \(Format.nanos(first.nanosPerOperation)) | \(second?.target ?? "–") | "
-            md += "\(Format.ratio(second.flatMap { $0.ratio(to: first) })) | \(Format.ratio(first.floorRatio)) |\n"
+            let verdict = v.isSignificant ? "**\(v.winner.target.name)**" : v.ranked.count == 1 ? "\(v.winner.target.name) (alone)"
+                : "tie: " + v.tied.map { "`\($0)`" }.joined(separator: ", ")
+            md += "| \(w.name) | \(verdict) | \(Format.nanos(v.winner.time)) | \(v.runnerUp?.target.name ?? "–") | "
+            md += "\(Format.ratio(v.factor)) | \(Format.ratio(v.winner.floorRatio)) |\n"
         }
         return md + "\n"
     }
 
     func workloadTables() -> String {
         var md = "## Workloads\n\n"
-        md += "Per cell: throughput and median time per operation over the measured repetitions (min–max: the fastest and slowest repetition), per-operation latency "
-        md += "percentiles from an HdrHistogram of all of them, the coefficient of variation (CV) of the repetitions, the time "
-        md += "relative to the fastest backend and to the backend's engine floor (the bare C API, same run), and the cell "
-        md += "process's peak resident memory.\n\n"
+        md += "Per cell: throughput and median time per operation over the rounds (± the half-width of its interval, relative), "
+        md += "per-operation latency percentiles from an HdrHistogram of every measured repetition, the coefficient of variation (CV) "
+        md += "of the repetitions, the time relative to the fastest backend and to the backend's engine floor (the bare C API, same run) "
+        md += "as medians of per-round ratios with their intervals in brackets, allocation calls and requested bytes per operation "
+        md += "(deterministic for a build), and the cell process's peak resident memory. For a reference program (_c:…_, _plain:…_), "
+        md += "× floor is the time of the target it checks ÷ its own.\n\n"
         for category in WorkloadCategory.allCases {
             let ws = results.workloads.filter { $0.category == category }
             guard !ws.isEmpty else { continue }
@@ -117,20 +138,25 @@ public struct MarkdownReport {
                     guard !all.isEmpty else { continue }
                     let rel = relativeToFastest(w.name, scale)
                     md += "\(scale) scale, \(Format.count(all.first { $0.operations != nil }?.operations ?? 0)) operations per repetition:\n\n"
-                    md += "| target | ops/s | time/op | min–max | p50 | p95 | p99 | CV | × fastest | × floor | peak RSS |\n"
-                    md += "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+                    let instructions = all.contains { $0.instructionsPerOperation != nil }
+                    let cpu = all.contains { $0.cpuInstructionsPerOperation != nil }
+                    md += "| target | ops/s | time/op | p50 | p95 | p99 | CV | × fastest | × floor | allocs/op | bytes/op |"
+                    md += (instructions ? " instr/op |" : "") + (cpu ? " CPU instr/op |" : "") + " peak RSS |\n"
+                    md += "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + (instructions ? "---:|" : "") + (cpu ? "---:|" : "") + "---:|\n"
                     for c in all {
+                        let name = c.target.isBackend ? c.target.name : "_\(c.target)_"
                         guard c.isOK else {
-                            md += "| \(c.target) | \(c.status.rawValue) | | | | | | | | | |\n"
+                            md += "| \(name) | \(c.status.rawValue) |\n"
                             continue
                         }
-                        let name = c.kind == "floor" ? "_\(c.target)_" : c.target
-                        let perOp = { (s: Double?) in s.map { $0 * 1e9 / Double(max(1, c.operations ?? 1)) } }
-                        md += "| \(name) | \(Format.rate(c.operationsPerSecond)) | \(Format.nanos(c.nanosPerOperation)) | "
-                        md += "\(Format.nanos(perOp(c.minSeconds)))–\(Format.nanos(perOp(c.maxSeconds))) | "
+                        md += "| \(name) | \(Format.rate(c.operationsPerSecond)) | \(Format.nanos(c.time)) | "
                         md += "\(Format.nanos(c.latency.map { Double($0.p50) })) | \(Format.nanos(c.latency.map { Double($0.p95) })) | "
                         md += "\(Format.nanos(c.latency.map { Double($0.p99) })) | \(Format.percent(c.coefficientOfVariation)) | "
-                        md += "\(Format.ratio(rel[c.target])) | \(Format.ratio(c.floorRatio)) | \(Format.bytes(c.peakResidentBytes)) |\n"
+                        md += "\(c.isBackend ? Format.ratio(rel[c.target.name]) : "") | \(Format.ratio(c.floorRatio)) | "
+                        md += "\(Format.perOperation(c.allocations?.callsPerOperation)) | \(Format.bytes(c.allocations?.bytesPerOperation)) |"
+                        if instructions { md += " \(Format.perOperation(c.instructionsPerOperation)) |" }
+                        if cpu { md += " \(Format.perOperation(c.cpuInstructionsPerOperation)) |" }
+                        md += " \(Format.bytes(c.peakResidentBytes)) |\n"
                     }
                     md += "\n"
                 }

@@ -2,70 +2,114 @@ import Foundation
 
 /// Compares two results files cell by cell and says whether anything regressed beyond noise.
 ///
-/// A cell's change is NEW time per operation ÷ BASE time per operation (or, with
-/// `.floorRatio`, the ratio of their floor ratios, which survives a change of machine). The
-/// noise band is the larger of `threshold` and twice the combined coefficient of variation of
-/// the cells compared; only a change outside the band counts.
+/// A cell's change is NEW ÷ BASE of the chosen metric:
+/// - `allocations`: allocation calls per operation — deterministic for a build, so the gate
+///   is tight: a change of `tolerance` calls per operation (default ½) or more counts;
+/// - `instructions`: callgrind's instructions per operation (`run --measure instructions`),
+///   deterministic too: a change beyond `threshold` (default 1%) counts;
+/// - `time`: time per operation; the noise band is the larger of `threshold` (default 10%) and
+///   twice the combined coefficient of variation of the two cells;
+/// - `floor-ratio`: each backend's time ÷ its engine's floor, same run, which survives a change
+///   of machine; same band as time, with the floors' spread added.
 ///
 /// ```swift
-/// let c = ResultsComparison(base: old, new: new, threshold: 0.10, mode: .absolute)
+/// let c = ResultsComparison(base: old, new: new, metric: .allocations)
 /// print(c.markdown()); exit(c.exitCode)   // 0 no change, 2 regression, 4 only improvements
 /// ```
 public struct ResultsComparison {
-    public enum Mode: String, CaseIterable, Sendable { case absolute, floorRatio = "floor-ratio" }
+    public enum Metric: String, CaseIterable, Sendable {
+        case allocations, instructions, time
+        case floorRatio = "floor-ratio"
+
+        /// Percent of change that can count, unless given.
+        public var defaultThreshold: Double {
+            switch self {
+            case .allocations: 0
+            case .instructions: 1
+            case .time, .floorRatio: 10
+            }
+        }
+
+        var isDeterministic: Bool { self == .allocations || self == .instructions }
+    }
+
     public enum Verdict: String, Sendable { case regression, improvement, unchanged, failed, missing }
 
     public struct Row: Sendable {
-        public let target: String
-        public let workload: String
-        public let scale: String
+        public let key: CellKey
         public let base: Double?
         public let new: Double?
         /// new ÷ base.
         public let change: Double?
+        /// The relative change inside which a difference is noise.
         public let band: Double
         public let verdict: Verdict
+        /// Time per operation new ÷ base, beside a deterministic metric (informative).
+        public let timeChange: Double?
     }
 
     public let rows: [Row]
     public let threshold: Double
-    public let mode: Mode
+    public let metric: Metric
+    /// Allocation calls per operation below which a change is not counted (`allocations`).
+    public let tolerance: Double
+    /// Cells whose metric neither run has (e.g. allocations in a schema-1 file).
+    public let unmeasured: Int
+    public let verdicts: VerdictAgreement
 
-    public init(base: RunResults, new: RunResults, threshold: Double, mode: Mode) {
+    /// `threshold` is a fraction (0.10 = 10%); nil takes the metric's default.
+    public init(base: RunResults, new: RunResults, metric: Metric, threshold: Double? = nil, tolerance: Double = 0.5) {
+        let threshold = threshold ?? metric.defaultThreshold / 100
         self.threshold = threshold
-        self.mode = mode
+        self.metric = metric
+        self.tolerance = tolerance
         var rows: [Row] = []
+        var unmeasured = 0
         for b in base.cells where b.isOK && b.category != .selftest {
-            guard let n = new.cell(b.target, b.workload, b.scale) else {
-                rows.append(Row(target: b.target, workload: b.workload, scale: b.scale, base: nil, new: nil, change: nil, band: threshold, verdict: .missing))
+            guard let n = new.cell(b.key) else {
+                rows.append(Row(key: b.key, base: nil, new: nil, change: nil, band: threshold, verdict: .missing, timeChange: nil))
                 continue
             }
             guard n.isOK else {
-                rows.append(Row(target: b.target, workload: b.workload, scale: b.scale, base: nil, new: nil, change: nil, band: threshold, verdict: .failed))
+                rows.append(Row(key: b.key, base: nil, new: nil, change: nil, band: threshold, verdict: .failed, timeChange: nil))
                 continue
             }
-            let (bv, nv, spread) = Self.values(b, n, base: base, new: new, mode: mode)
-            guard let bv, let nv, bv > 0 else { continue }
-            let band = max(threshold, 2 * spread)
-            let change = nv / bv
-            let verdict: Verdict = change > 1 + band ? .regression : change < 1 / (1 + band) ? .improvement : .unchanged
-            rows.append(Row(target: b.target, workload: b.workload, scale: b.scale, base: bv, new: nv, change: change, band: band, verdict: verdict))
+            let (bv, nv, spread) = Self.values(b, n, base: base, new: new, metric: metric)
+            guard let bv, let nv else { unmeasured += 1; continue }
+            let timeChange = b.nanosPerOperation.flatMap { bt in n.nanosPerOperation.map { $0 / bt } }
+            let band: Double
+            let verdict: Verdict
+            if metric == .allocations {
+                band = max(threshold, bv > 0 ? tolerance / bv : 0)
+                verdict = nv - bv >= max(tolerance, threshold * bv) ? .regression
+                    : bv - nv >= max(tolerance, threshold * bv) ? .improvement : .unchanged
+            } else {
+                guard bv > 0 else { unmeasured += 1; continue }
+                band = max(threshold, 2 * spread)
+                let change = nv / bv
+                verdict = change > 1 + band ? .regression : change < 1 / (1 + band) ? .improvement : .unchanged
+            }
+            rows.append(Row(key: b.key, base: bv, new: nv, change: bv > 0 ? nv / bv : nil, band: band, verdict: verdict,
+                            timeChange: timeChange))
         }
         self.rows = rows
+        self.unmeasured = unmeasured
+        verdicts = VerdictAgreement(base: base, new: new)
     }
 
-    /// The compared values and their combined spread (root of summed squared CVs).
-    static func values(_ b: CellResult, _ n: CellResult, base: RunResults, new: RunResults, mode: Mode) -> (Double?, Double?, Double) {
+    /// The compared values and their combined spread (root of summed squared CVs; 0 for counts).
+    static func values(_ b: CellResult, _ n: CellResult, base: RunResults, new: RunResults, metric: Metric) -> (Double?, Double?, Double) {
         let cvs = [b.coefficientOfVariation ?? 0, n.coefficientOfVariation ?? 0]
-        switch mode {
-        case .absolute:
+        switch metric {
+        case .allocations:
+            return (b.allocations?.callsPerOperation, n.allocations?.callsPerOperation, 0)
+        case .instructions:
+            return (b.instructionsPerOperation, n.instructionsPerOperation, 0)
+        case .time:
             return (b.nanosPerOperation, n.nanosPerOperation, cvs.map { $0 * $0 }.reduce(0, +).squareRoot())
         case .floorRatio:
-            let floorCVs = [base, new].map { r -> Double in
-                let f = r.cell(CellSpec.floorPrefix + b.engine, b.workload, b.scale)
-                return f?.coefficientOfVariation ?? 0
-            }
-            return (b.floorRatio, n.floorRatio, (cvs + floorCVs).map { $0 * $0 }.reduce(0, +).squareRoot())
+            let floorCVs = [base, new].map { r in r.cell(.floor(b.engine), b.workload, b.scale)?.coefficientOfVariation ?? 0 }
+            return (b.floorRatio?.value, n.floorRatio?.value, (cvs + floorCVs).map { $0 * $0 }.reduce(0, +).squareRoot())
         }
     }
 
@@ -77,33 +121,57 @@ public struct ResultsComparison {
 
     /// A Markdown summary fit for a pull-request comment.
     public func markdown() -> String {
-        let what = mode == .absolute ? "time per operation" : "ratio to the engine's floor"
+        let what = switch metric {
+        case .allocations: "allocation calls per operation"
+        case .instructions: "instructions per operation (callgrind)"
+        case .time: "time per operation"
+        case .floorRatio: "ratio to the engine's floor"
+        }
         var md = "### StoreBench: \(regressions.count) regression(s), \(improvements.count) improvement(s)\n\n"
-        md += "Compared \(rows.filter { $0.verdict != .missing }.count) cells by \(what); a change counts when it is beyond ±\(Format.percent(threshold)) "
-        md += "or twice the repetitions' combined spread, whichever is larger.\n\n"
+        let compared = rows.filter { $0.verdict != .missing }.count
+        md += "Compared \(compared) cells by \(what); "
+        let rule: String = switch metric {
+        case .allocations: "a change counts when it is at least \(Format.perOperation(tolerance)) calls per operation"
+            + (threshold > 0 ? " and \(Format.percent(threshold))" : "") + " (counts are deterministic for a build).\n\n"
+        case .instructions: "a change counts when it is beyond ±\(Format.percent(threshold)).\n\n"
+        case .time, .floorRatio: "a change counts when it is beyond ±\(Format.percent(threshold)) or twice the repetitions' combined spread, whichever is larger.\n\n"
+        }
+        md += rule
         let missing = rows.filter { $0.verdict == .missing }.count
         if missing > 0 {
             md += "\(missing) cell(s) of the baseline did not run this time (other scales, workloads or backends) and are not compared.\n\n"
+        }
+        if unmeasured > 0 {
+            md += "\(unmeasured) cell(s) lack this metric in one of the files (not counted, or an older results schema) and are not compared.\n\n"
         }
         let notable = rows.filter { $0.verdict != .unchanged && $0.verdict != .missing }
         if notable.isEmpty {
             md += "No change beyond noise.\n"
         } else {
-            md += "| | target | workload | scale | base | new | change | noise band |\n|---|---|---|---|---:|---:|---:|---:|\n"
-            for r in notable.sorted(by: { ($0.verdict.rawValue, $0.workload) < ($1.verdict.rawValue, $1.workload) }) {
+            md += "| | target | workload | scale | base | new | change | noise band |" + (metric.isDeterministic ? " time change |" : "")
+            md += "\n|---|---|---|---|---:|---:|---:|---:|" + (metric.isDeterministic ? "---:|" : "") + "\n"
+            for r in notable.sorted(by: { ($0.verdict.rawValue, $0.key.workload) < ($1.verdict.rawValue, $1.key.workload) }) {
                 let mark = switch r.verdict {
-                case .regression: "🔴 slower"
-                case .improvement: "🟢 faster"
+                case .regression: "🔴 worse"
+                case .improvement: "🟢 better"
                 case .failed: "🔴 now fails"
-                case .missing: ""
-                case .unchanged: ""
+                case .missing, .unchanged: ""
                 }
-                md += "| \(mark) | \(r.target) | \(r.workload) | \(r.scale) | \(show(r.base)) | \(show(r.new)) | "
-                md += "\(r.change.map { String(format: "%+.1f%%", ($0 - 1) * 100) } ?? "–") | ±\(Format.percent(r.band)) |\n"
+                md += "| \(mark) | \(r.key.target) | \(r.key.workload) | \(r.key.scale) | \(show(r.base)) | \(show(r.new)) | "
+                md += "\(percentChange(r.change)) | ±\(Format.percent(r.band)) |"
+                md += metric.isDeterministic ? " \(percentChange(r.timeChange)) |\n" : "\n"
             }
         }
-        return md
+        return md + "\n" + verdicts.markdown()
     }
 
-    private func show(_ v: Double?) -> String { mode == .absolute ? Format.nanos(v) : Format.ratio(v) }
+    private func percentChange(_ c: Double?) -> String { c.map { String(format: "%+.1f%%", ($0 - 1) * 100) } ?? "–" }
+
+    private func show(_ v: Double?) -> String {
+        switch metric {
+        case .time: Format.nanos(v)
+        case .floorRatio: Format.ratio(v)
+        case .allocations, .instructions: Format.perOperation(v)
+        }
+    }
 }

@@ -6,6 +6,8 @@ import Synchronization
 /// Receives the runner's progress: the CLI draws a bar with ETA on a terminal, lines otherwise.
 public protocol RunProgress: AnyObject {
     func begin(cells: Int)
+    /// Extra rounds added `cells` to the plan.
+    func planGrew(by cells: Int)
     func cellStarted(index: Int, label: String)
     func cellFinished(index: Int, label: String, result: CellResult)
     func note(_ message: String)
@@ -43,7 +45,9 @@ public final class BenchmarkRunner {
     public func run() throws -> RunResults {
         let started = Date()
         let specs = try plan.scales.map { try DatasetSpec.load(scale: $0, fixtures: plan.fixtures) }
-        let facts = Self.measureRunnerOverhead()
+        var facts = Self.measureRunnerOverhead()
+        facts.allocationCounting = plan.countAllocations && plan.measure == .time && AllocationCounter.isAvailable
+        facts.hardwareCounters = HardwareCounter.availability
         progress?.note(String(format: "runner overhead %.2f ns per operation; clock reading %.0f ns", facts.overheadNanosPerOperation, facts.clockReadingNanos))
         let datasets = specs.map { spec -> RunResults.DatasetInfo in
             let g = SocialGenerator(spec)
@@ -51,29 +55,60 @@ public final class BenchmarkRunner {
                          comments: g.comments, tags: g.tags, rows: spec.rows.fetch)
         }
 
-        let cells = plan.cells()
-        progress?.begin(cells: cells.count)
+        let planned = plan.cells().count
+        progress?.begin(cells: planned)
         var results: [CellResult] = []
-        var failedLoads = Set<String>()
-        for (index, cell) in cells.enumerated() {
-            if isInterrupted {
-                progress?.note("interrupted: \(index) of \(cells.count) cells ran; writing what they measured")
-                break
+        var failedLoads = Set<CellKey>()
+        /// Cells that failed or timed out in a round: their later rounds are not run.
+        var broken = Set<CellKey>()
+        var index = 0
+        var extraSeconds = 0.0
+        var extraRounds = 0
+        var grown = 0
+        /// Runs cells in order; false once the run is interrupted.
+        func runAll(_ cells: [RunPlan.Cell]) -> Bool {
+            for cell in cells where !broken.contains(cell.key) {
+                if isInterrupted { return false }
+                let label = "\(cell.key)" + (plan.rounds > 1 && !cell.workload.loadsDataset ? " round \(cell.round + 1)" : "")
+                progress?.cellStarted(index: index, label: label)
+                let template = CellKey(cell.target, WorkloadRegistry.loader(of: cell.workload.dataset).name, cell.scale)
+                let result: CellResult
+                if !cell.workload.loadsDataset && cell.workload.category != .selftest && failedLoads.contains(template) {
+                    result = skeleton(cell, status: .skipped, reason: "the load this cell copies failed", wall: 0)
+                } else {
+                    result = runCell(cell, index: index, template: template, minimumSpan: UInt64(facts.minimumSpanNanos))
+                    if cell.workload.loadsDataset && !result.isOK { failedLoads.insert(template) }
+                }
+                if result.status == .failed || result.status == .timeout { broken.insert(cell.key) }
+                results.append(result)
+                progress?.cellFinished(index: index, label: label, result: result)
+                index += 1
             }
-            let label = "\(cell.target) \(cell.workload.name) \(cell.scale)" + (plan.rounds > 1 && !cell.workload.loadsDataset ? " round \(cell.round + 1)/\(plan.rounds)" : "")
-            progress?.cellStarted(index: index, label: label)
-            let templateKey = "\(cell.scale)/\(cell.target)/\(cell.workload.dataset.rawValue)"
-            let result: CellResult
-            if !cell.workload.loadsDataset && cell.workload.category != .selftest && failedLoads.contains(templateKey) {
-                result = skeleton(cell, status: .skipped, reason: "the load this cell copies failed", wall: 0)
-            } else {
-                result = runCell(cell, index: index, template: templateKey, minimumSpan: UInt64(facts.minimumSpanNanos))
-                if cell.workload.loadsDataset && !result.isOK { failedLoads.insert(templateKey) }
-            }
-            results.append(result)
-            progress?.cellFinished(index: index, label: label, result: result)
+            return true
         }
-        results = Self.withFloorRatios(CellResult.pooledRounds(results))
+        scales: for scale in plan.scales {
+            guard runAll(plan.loads(scale)) else { break }
+            for w in plan.measuredWorkloads {
+                var round = 0
+                while true {
+                    let roundStarted = Date()
+                    guard runAll(plan.round(round, of: w, scale)) else { break scales }
+                    if round >= plan.rounds { extraSeconds += Date().timeIntervalSince(roundStarted) }
+                    round += 1
+                    guard round >= plan.rounds else { continue }
+                    guard round < plan.maxRounds, extraSeconds < plan.extraRoundsBudget,
+                          let wide = Self.widestSpread(results, w.name, scale), wide.spread > plan.spreadGoal else { break }
+                    extraRounds += 1
+                    let more = plan.round(round, of: w, scale).count
+                    grown += more
+                    progress?.planGrew(by: more)
+                    progress?.note(String(format: "%@ %@: %@ spread ±%.0f%% > ±%.0f%%; round %d", w.name, scale, wide.target.description,
+                                          wide.spread * 50, plan.spreadGoal * 50, round + 1))
+                }
+            }
+        }
+        if isInterrupted { progress?.note("interrupted: \(index) cells ran; writing what they measured") }
+        results = Self.withFloorRatios(CellResult.pooledRounds(results), programs: plan.selectedPrograms)
         try? FileManager.default.removeItem(at: workDirectory.appendingPathComponent("templates"))
 
         var conformance: [ConformanceReport] = []
@@ -81,34 +116,46 @@ public final class BenchmarkRunner {
             progress?.note("running the conformance kit for the feature matrix")
             conformance = plan.backends.map { ConformanceKit.run(DescriptorHarness($0)) }
         }
-        let targets = plan.backends.map { RunResults.TargetInfo(name: $0.name, kind: "backend", engine: $0.engine, summary: $0.summary) }
-            + plan.floorTargets.map { t in
-                let engine = String(t.dropFirst(CellSpec.floorPrefix.count))
-                return RunResults.TargetInfo(name: t, kind: "floor", engine: engine, summary: "Bare \(engine) C API loops, no abstraction")
-            }
+        let targets = plan.backends.map { RunResults.TargetInfo(id: .backend($0.name), engine: $0.engine, summary: $0.summary) }
+            + plan.selectedPrograms.map { RunResults.TargetInfo(id: $0.id, engine: $0.engine, summary: $0.summary, checks: $0.checks) }
         let workloads = plan.workloads.map { RunResults.WorkloadInfo(name: $0.name, category: $0.category, summary: $0.summary, hasFloor: $0.hasFloor) }
-        return RunResults(generatedAt: started, command: plan.command, profile: plan.profile, durability: plan.durability,
-                          repetitions: plan.repetitions, warmup: plan.warmup, machine: .current(), runner: facts,
-                          datasets: datasets, targets: targets, workloads: workloads, cells: results,
-                          conformance: conformance, durationSeconds: Date().timeIntervalSince(started),
-                          interrupted: isInterrupted ? true : nil, plannedCells: cells.count,
-                          rounds: plan.rounds > 1 ? plan.rounds : nil)
+        var out = RunResults(generatedAt: started, command: plan.command, profile: plan.profile, durability: plan.durability,
+                             repetitions: plan.repetitions, warmup: plan.warmup, machine: .current(), runner: facts,
+                             datasets: datasets, targets: targets, workloads: workloads, cells: results,
+                             conformance: conformance, durationSeconds: Date().timeIntervalSince(started),
+                             interrupted: isInterrupted ? true : nil, plannedCells: planned + grown,
+                             rounds: plan.rounds > 1 ? plan.rounds : nil)
+        out.maxRounds = plan.maxRounds > plan.rounds ? plan.maxRounds : nil
+        out.measure = plan.measure
+        out.extraRounds = extraRounds
+        return out
     }
 
-    private func runCell(_ cell: RunPlan.Cell, index: Int, template: String,
-                         minimumSpan: UInt64) -> CellResult {
+    /// The target of `workload` at `scale` whose time interval is widest relative to its
+    /// median, over the rounds run so far (nil before two rounds or when a cell failed).
+    static func widestSpread(_ results: [CellResult], _ workload: String, _ scale: String) -> (target: TargetID, spread: Double)? {
+        let pooled = CellResult.pooledRounds(results.filter { $0.workload == workload && $0.scale == scale })
+        guard !pooled.isEmpty, pooled.allSatisfy(\.isOK) else { return nil }
+        return pooled.compactMap { c in c.time.map { (c.target, $0.relativeWidth) } }.max { $0.1 < $1.1 }
+    }
+
+    private func runCell(_ cell: RunPlan.Cell, index: Int, template: CellKey, minimumSpan: UInt64) -> CellResult {
         let work = workDirectory.appendingPathComponent("cells/\(index)")
         defer { try? FileManager.default.removeItem(at: work) }
-        let spec = CellSpec(
+        let templatePath = workDirectory.appendingPathComponent("templates/\(template.scale)/\(template.target.kind.rawValue)-\(template.target.name)/\(cell.workload.dataset.rawValue)")
+        var spec = CellSpec(
             target: cell.target, workload: cell.workload.name, scale: cell.scale, fixtures: plan.fixtures.path,
-            template: workDirectory.appendingPathComponent("templates/\(template)").path, work: work.path,
+            template: templatePath.path, work: work.path,
             repetitions: plan.repetitions, warmup: plan.warmup, durability: plan.durability,
             minimumSpan: minimumSpan, outcome: work.appendingPathComponent("outcome.json").path)
+        spec.countAllocations = plan.countAllocations && cell.round == 0
+        spec.measure = plan.measure
         let started = Date()
-        let ending = CellProcess(executable: executable, timeout: plan.cellTimeout).run(spec) { [unowned self] in self.isInterrupted }
+        let process = CellProcess(executable: executable, timeout: plan.cellTimeout * (plan.measure == .instructions ? 20 : 1))
+        let ending = process.run(spec) { [unowned self] in self.isInterrupted }
         let wall = Date().timeIntervalSince(started)
         switch ending {
-        case .finished(let outcome):
+        case .finished(let outcome, let instructions):
             var r = skeleton(cell, status: .ok, reason: nil, wall: wall)
             r.operations = outcome.operations
             r.spans = outcome.spans
@@ -117,6 +164,11 @@ public final class BenchmarkRunner {
             r.peakResidentBytes = outcome.peakResidentBytes
             r.diskBytes = outcome.diskBytes
             r.metrics = outcome.metrics.filter { $0.key != "sink" }
+            r.allocations = outcome.allocations
+            r.cpuInstructionsPerOperation = outcome.cpuInstructionsPerOperation
+            if let instructions, outcome.operations > 0 {
+                r.instructionsPerOperation = Double(instructions) / Double(outcome.operations * max(1, outcome.samples.count))
+            }
             return r
         case .failed(let reason, let tail):
             var r = skeleton(cell, status: .failed, reason: reason, wall: wall)
@@ -125,32 +177,39 @@ public final class BenchmarkRunner {
         case .stopped:
             return skeleton(cell, status: .skipped, reason: "the run was interrupted", wall: wall)
         case .timedOut(let tail):
-            var r = skeleton(cell, status: .timeout, reason: "exceeded the cell time limit of \(Int(plan.cellTimeout)) s", wall: wall)
+            var r = skeleton(cell, status: .timeout, reason: "exceeded the cell time limit of \(Int(process.timeout)) s", wall: wall)
             r.outputTail = tail
             return r
         }
     }
 
-    private func skeleton(_ cell: RunPlan.Cell, status: CellResult.Status,
-                          reason: String?, wall: Double) -> CellResult {
-        let isFloor = cell.target.hasPrefix(CellSpec.floorPrefix)
-        let engine = isFloor ? String(cell.target.dropFirst(CellSpec.floorPrefix.count))
-            : plan.backends.first { $0.name == cell.target }?.engine ?? cell.target
-        return CellResult(target: cell.target, kind: isFloor ? "floor" : "backend", engine: engine, workload: cell.workload.name,
-                          category: cell.workload.category, scale: cell.scale, status: status, reason: reason, metrics: [:],
-                          wallSeconds: wall)
+    private func skeleton(_ cell: RunPlan.Cell, status: CellResult.Status, reason: String?, wall: Double) -> CellResult {
+        let engine = cell.target.isBackend ? plan.backends.first { $0.name == cell.target.name }?.engine ?? cell.target.name
+            : plan.selectedPrograms.first { $0.id == cell.target }?.engine ?? cell.target.name
+        return CellResult(target: cell.target, engine: engine, workload: cell.workload.name, category: cell.workload.category,
+                          scale: cell.scale, status: status, reason: reason, wallSeconds: wall)
     }
 
-    /// Sets each backend cell's ratio to its engine's floor on the same workload and scale:
-    /// the median of the per-round ratios when both ran in rounds.
-    static func withFloorRatios(_ cells: [CellResult]) -> [CellResult] {
-        cells.map { c in
+    /// Sets each backend cell's ratio to its engine's floor on the same workload and scale, and
+    /// each reference cell's ratio of the target it checks to itself: medians of the per-round
+    /// ratios with their intervals.
+    static func withFloorRatios(_ cells: [CellResult], programs: [FloorProgram]) -> [CellResult] {
+        var byKey: [CellKey: CellResult] = [:]
+        for c in cells where c.isOK && c.nanosPerOperation != nil { byKey[c.key] = c }
+        return cells.map { c in
             var c = c
-            guard c.kind == "backend", c.isOK, c.nanosPerOperation != nil,
-                  WorkloadRegistry.named(c.workload).map({ $0.hasFloor && !$0.loadsDataset }) == true,
-                  let floor = cells.first(where: { $0.target == CellSpec.floorPrefix + c.engine && $0.workload == c.workload && $0.scale == c.scale && $0.isOK })
+            guard c.isOK, c.nanosPerOperation != nil, c.category != .selftest,
+                  WorkloadRegistry.loader(of: .social).name != c.workload, WorkloadRegistry.loader(of: .rows).name != c.workload
             else { return c }
-            c.floorRatio = c.ratio(to: floor)
+            switch c.target.kind {
+            case .backend:
+                if let floor = byKey[CellKey(.floor(c.engine), c.workload, c.scale)] { c.floorRatio = c.ratio(to: floor) }
+            case .reference:
+                if let checked = programs.first(where: { $0.id == c.target })?.checks,
+                   let other = byKey[CellKey(checked, c.workload, c.scale)] { c.floorRatio = other.ratio(to: c) }
+            case .floor:
+                break
+            }
             return c
         }
     }

@@ -1,17 +1,21 @@
+import CBenchSupport
 import Foundation
 import StoreCore
 
 /// Runs one cell inside the child process: opens a copy of the loaded store (or builds it, for
-/// a load workload), runs warm-up and measured repetitions, and measures memory and disk.
+/// a load workload), runs warm-up and measured repetitions, counts allocations in one more
+/// repetition, and measures memory and disk.
 ///
 /// Thread safety: runs on the calling thread; one cell per process.
 public struct CellExecutor {
     public let spec: CellSpec
     public let backends: [BackendDescriptor]
+    public let programs: [FloorProgram]
 
-    public init(spec: CellSpec, backends: [BackendDescriptor]) {
+    public init(spec: CellSpec, backends: [BackendDescriptor], programs: [FloorProgram] = Floors.builtin) {
         self.spec = spec
         self.backends = backends
+        self.programs = programs
     }
 
     /// Runs the cell and writes its outcome to `spec.outcome`.
@@ -28,7 +32,7 @@ public struct CellExecutor {
         let residentAtStart = ResidentMemory.current() ?? 0
         let template = URL(fileURLWithPath: spec.template)
         let store = workload.loadsDataset ? template : URL(fileURLWithPath: spec.work).appendingPathComponent("store")
-        let target = try Target(spec: spec, backends: backends)
+        let target = try Target(spec: spec, backends: backends, programs: programs)
         if workload.loadsDataset {
             try? FileManager.default.removeItem(at: template)
         } else {
@@ -42,7 +46,12 @@ public struct CellExecutor {
         var histogram = OperationTimer.emptyHistogram()
         var metrics: [String: Double] = [:]
         var sink = 0
-        let total = workload.loadsDataset ? 1 : spec.warmup + spec.repetitions
+        var allocations: AllocationCount?
+        var cpuInstructions: Int64? = 0
+        let cpu = spec.measure == .time ? try? HardwareCounter.open().get() : nil
+        let measured = workload.loadsDataset ? 1 : spec.repetitions
+        let counted = spec.countAllocations && !workload.loadsDataset && spec.measure == .time && AllocationCounter.isAvailable
+        let total = (workload.loadsDataset ? 1 : spec.warmup + spec.repetitions) + (counted ? 1 : 0)
         do {
             for rep in 0..<total {
                 if rep > 0 && workload.mutatesStore {
@@ -55,15 +64,30 @@ public struct CellExecutor {
                 ctx.metrics = metrics
                 let prepared = try workload.prepare(ctx)
                 let timer = OperationTimer(minimumSpan: spec.minimumSpan)
-                sink &+= try opened.run(prepared, timer)
-                prepared.teardown()
-                metrics = ctx.metrics
-                if rep >= total - (workload.loadsDataset ? 1 : spec.repetitions) {
+                let isCounted = counted && rep == total - 1
+                let isMeasured = !isCounted && rep >= total - (counted ? 1 : 0) - measured
+                if isCounted {
+                    let c = try AllocationCounter.counting { try opened.run(prepared, timer) }
+                    sink &+= c.result
+                    let ops = Double(max(1, timer.operations))
+                    allocations = AllocationCount(callsPerOperation: Double(c.calls) / ops, bytesPerOperation: Double(c.bytes) / ops)
+                } else if isMeasured {
+                    if let cpu {
+                        let c = try cpu.counting { try Self.measuredRegion { try opened.run(prepared, timer) } }
+                        sink &+= c.result
+                        cpuInstructions = c.instructions.flatMap { n in cpuInstructions.map { $0 + n } }
+                    } else {
+                        sink &+= try Self.measuredRegion { try opened.run(prepared, timer) }
+                    }
                     samples.append(Double(timer.elapsed) / 1e9)
                     operations = timer.operations
                     spans = timer.spans
                     histogram.add(timer.histogram)
+                } else {
+                    sink &+= try opened.run(prepared, timer)
                 }
+                prepared.teardown()
+                metrics = ctx.metrics
             }
             try opened.close()
         } catch {
@@ -71,8 +95,25 @@ public struct CellExecutor {
             throw error
         }
         metrics["sink"] = Double(sink & 0xFFFF)
+        let cpuPerOp = cpu == nil ? nil : cpuInstructions.map { Double($0) / Double(max(1, operations * samples.count)) }
         return CellOutcome(samples: samples, operations: operations, spans: spans, latency: LatencySummary(histogram),
-                           peakResidentBytes: ResidentMemory.peak(), diskBytes: Self.allocatedBytes(store), metrics: metrics)
+                           peakResidentBytes: ResidentMemory.peak(), diskBytes: Self.allocatedBytes(store), metrics: metrics,
+                           allocations: allocations, cpuInstructionsPerOperation: cpuPerOp)
+    }
+
+    /// Runs `body` inside `sb_measured_region`, the one function callgrind counts in
+    /// `--measure instructions` runs.
+    static func measuredRegion<T>(_ body: () throws -> T) throws -> T {
+        var result: T?
+        try withoutActuallyEscaping({ result = try body() }) { run in
+            let box = RegionBox(run)
+            sb_measured_region({ context in
+                let box = Unmanaged<RegionBox>.fromOpaque(context!).takeUnretainedValue()
+                do { try box.body() } catch { box.error = error }
+            }, Unmanaged.passUnretained(box).toOpaque())
+            if let error = box.error { throw error }
+        }
+        return result!
     }
 
     /// Replaces `destination` with a copy of `source`.
@@ -98,19 +139,30 @@ public struct CellExecutor {
     }
 }
 
-/// A backend or a floor, ready to open over a directory (internal).
+/// A body and its outcome, passed through the C measured region (internal).
+private final class RegionBox {
+    let body: () throws -> Void
+    var error: (any Error)?
+    init(_ body: @escaping () throws -> Void) { self.body = body }
+}
+
+/// A backend or a floor program, ready to open over a directory (internal).
 enum Target {
     case backend(BackendDescriptor)
-    case floor(String)
+    case program(FloorProgram)
 
-    init(spec: CellSpec, backends: [BackendDescriptor]) throws {
-        if let engine = spec.floorEngine {
-            guard Floors.engines.contains(engine) else { throw BenchError("no floor for engine '\(engine)'") }
-            self = .floor(engine)
-        } else if let d = backends.first(where: { $0.name == spec.target }) {
+    init(spec: CellSpec, backends: [BackendDescriptor], programs: [FloorProgram]) throws {
+        let id = spec.target
+        if id.isBackend {
+            guard let d = backends.first(where: { $0.name == id.name }) else {
+                throw BenchError("unknown backend '\(id.name)'; known: \(backends.map(\.name).joined(separator: ", "))")
+            }
             self = .backend(d)
         } else {
-            throw BenchError("unknown backend '\(spec.target)'; known: \(backends.map(\.name).joined(separator: ", "))")
+            guard let p = programs.first(where: { $0.id == id }) else {
+                throw BenchError("unknown program '\(id)'; known: \(programs.map(\.id.description).joined(separator: ", "))")
+            }
+            self = .program(p)
         }
     }
 
@@ -119,8 +171,8 @@ enum Target {
         case .backend(let d):
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             return .backend(try d.open(BenchSchema.schema, directory, StoreOptions(durability: durability)))
-        case .floor(let engine):
-            return .floor(try Floors.open(engine: engine, directory: directory, durability: durability))
+        case .program(let p):
+            return .floor(try p.open(directory, durability: durability))
         }
     }
 }

@@ -7,7 +7,8 @@ struct CellProcess {
     let timeout: Double
 
     enum Ending {
-        case finished(CellOutcome)
+        /// With the instructions callgrind counted in the measured region, in `--measure instructions`.
+        case finished(CellOutcome, instructions: Int64?)
         case failed(reason: String, tail: String)
         case timedOut(tail: String)
         /// `shouldStop` turned true (the run was interrupted) and the child was ended.
@@ -32,8 +33,15 @@ struct CellProcess {
         defer { try? log.close() }
 
         let process = Process()
-        process.executableURL = executable
-        process.arguments = ["cell", "--spec", specURL.path]
+        let callgrindOut = work.appendingPathComponent("callgrind.out")
+        if spec.measure == .instructions {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["valgrind", "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=sb_measured_region",
+                                 "--callgrind-out-file=\(callgrindOut.path)", executable.path, "cell", "--spec", specURL.path]
+        } else {
+            process.executableURL = executable
+            process.arguments = ["cell", "--spec", specURL.path]
+        }
         process.standardOutput = log
         process.standardError = log
         process.standardInput = FileHandle.nullDevice
@@ -71,7 +79,20 @@ struct CellProcess {
               let outcome = try? JSONDecoder().decode(CellOutcome.self, from: data) else {
             return .failed(reason: "finished without writing its results", tail: tail)
         }
-        return .finished(outcome)
+        guard spec.measure == .instructions else { return .finished(outcome, instructions: nil) }
+        guard let total = Self.callgrindTotal(callgrindOut) else {
+            return .failed(reason: "callgrind wrote no instruction total to \(callgrindOut.path)", tail: tail)
+        }
+        return .finished(outcome, instructions: total)
+    }
+
+    /// The `totals:` (or `summary:`) line of a callgrind output file: instructions counted.
+    static func callgrindTotal(_ url: URL) -> Int64? {
+        guard let text = try? String(contentsOf: url, encoding: .utf8) else { return nil }
+        for line in text.split(separator: "\n").reversed() where line.hasPrefix("totals:") || line.hasPrefix("summary:") {
+            if let n = line.split(separator: " ").dropFirst().first.flatMap({ Int64($0) }) { return n }
+        }
+        return nil
     }
 
     /// The last 20 lines (at most 2,000 characters) of the cell's output, preceded by the

@@ -1,16 +1,16 @@
 extension CellResult {
     /// One result per (target, workload, scale) from results that may hold several rounds of
-    /// it, in first-seen order. A cell's rounds pool into one: statistics over every
-    /// repetition, percentiles as the median of the rounds' (the maximum as the maximum), the
-    /// largest peak memory, and `roundNanos` keeping each round's time per operation. A round
-    /// that did not finish makes the whole cell report that round's status and reason.
+    /// it, in first-seen order. A cell's rounds pool into one: `roundNanos` keeps each round's
+    /// time per operation and the time estimate is their median with its interval; percentiles
+    /// are the median of the rounds' (the maximum the maximum), peak memory the largest, the
+    /// counts those of the round that counted. A round that did not finish makes the whole cell
+    /// report that round's status and reason.
     static func pooledRounds(_ results: [CellResult]) -> [CellResult] {
-        var order: [String] = []
-        var groups: [String: [CellResult]] = [:]
+        var order: [CellKey] = []
+        var groups: [CellKey: [CellResult]] = [:]
         for r in results {
-            let key = "\(r.target)\u{1}\(r.workload)\u{1}\(r.scale)"
-            if groups[key] == nil { order.append(key) }
-            groups[key, default: []].append(r)
+            if groups[r.key] == nil { order.append(r.key) }
+            groups[r.key, default: []].append(r)
         }
         return order.map { pooled(groups[$0]!) }
     }
@@ -25,9 +25,7 @@ extension CellResult {
             r.outputTail = bad.outputTail
             return r
         }
-        let samples = rounds.flatMap { $0.samples ?? [] }
-        if !samples.isEmpty { r.setTiming(samples) }
-        r.roundNanos = rounds.map { $0.nanosPerOperation ?? 0 }
+        r.setTiming(rounds.flatMap { $0.samples ?? [] }, rounds: rounds.map { $0.nanosPerOperation ?? 0 })
         let latencies = rounds.compactMap(\.latency)
         if latencies.count == rounds.count, !latencies.isEmpty {
             func mid(_ k: KeyPath<LatencySummary, UInt64>) -> UInt64 {
@@ -37,32 +35,46 @@ extension CellResult {
                                        max: latencies.map(\.max).max()!, samples: latencies.reduce(0) { $0 + $1.samples })
         }
         r.peakResidentBytes = rounds.compactMap(\.peakResidentBytes).max()
+        r.allocations = rounds.lazy.compactMap(\.allocations).first
+        r.instructionsPerOperation = rounds.lazy.compactMap(\.instructionsPerOperation).first
+        let cpu = rounds.compactMap(\.cpuInstructionsPerOperation)
+        r.cpuInstructionsPerOperation = cpu.isEmpty ? nil : Estimate(medianOf: cpu).value
         return r
     }
 
-    /// Sets the samples and everything derived from them: median, min, max, CV, throughput
-    /// and time per operation (`operations` must be set first).
-    mutating func setTiming(_ samples: [Double]) {
+    /// Sets the samples (seconds per repetition) and everything derived from them: median,
+    /// min, max, CV, throughput, and the time per operation with its interval — over
+    /// `rounds` (nanoseconds per operation of each round) when there are several, else over
+    /// the repetitions. `operations` must be set first.
+    mutating func setTiming(_ samples: [Double], rounds: [Double]? = nil) {
         let stats = SampleStatistics(samples.isEmpty ? [0] : samples)
         self.samples = samples
         medianSeconds = stats.median
         minSeconds = stats.min
         maxSeconds = stats.max
         coefficientOfVariation = stats.coefficientOfVariation
-        if let ops = operations, ops > 0, stats.median > 0 {
-            operationsPerSecond = Double(ops) / stats.median
-            nanosPerOperation = stats.median * 1e9 / Double(ops)
+        guard let ops = operations, ops > 0, stats.median > 0 else { return }
+        if let rounds, rounds.count > 1 {
+            roundNanos = rounds
+            time = Estimate(medianOf: rounds)
+        } else {
+            time = Estimate(medianOf: samples.map { $0 * 1e9 / Double(ops) })
         }
+        nanosPerOperation = time!.value
+        operationsPerSecond = 1e9 / time!.value
     }
 
-    /// This cell's time per operation ÷ another's: the median of the per-round ratios when
-    /// both ran the same rounds (drift between rounds then cancels), else the plain ratio.
-    public func ratio(to other: CellResult) -> Double? {
+    /// This cell's time per operation ÷ another's, with an interval. When both ran the same
+    /// rounds, the median of the per-round ratios (drift between rounds cancels) and its
+    /// order-statistic interval; otherwise the ratio of the medians, bounded by the ratios of
+    /// the two intervals' ends.
+    public func ratio(to other: CellResult) -> Estimate? {
         if let mine = roundNanos, let theirs = other.roundNanos, mine.count == theirs.count,
            !mine.isEmpty, !theirs.contains(where: { $0 <= 0 }) {
-            return SampleStatistics(zip(mine, theirs).map { $0 / $1 }).median
+            return Estimate(medianOf: zip(mine, theirs).map { $0 / $1 })
         }
-        guard let a = nanosPerOperation, let b = other.nanosPerOperation, b > 0 else { return nil }
-        return a / b
+        guard let a = time, let b = other.time, b.value > 0, b.low > 0 else { return nil }
+        return Estimate(value: a.value / b.value, low: a.low / b.high, high: a.high / b.low,
+                        confidence: min(a.confidence, b.confidence))
     }
 }

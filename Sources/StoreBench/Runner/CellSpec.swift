@@ -3,8 +3,7 @@ import StoreCore
 
 /// One (target, workload, scale) cell as the parent hands it to a child process.
 public struct CellSpec: Codable, Sendable, Hashable {
-    /// A backend name, or `floor:<engine>` for a bare C-API floor.
-    public var target: String
+    public var target: TargetID
     public var workload: String
     public var scale: String
     public var fixtures: String
@@ -19,13 +18,11 @@ public struct CellSpec: Codable, Sendable, Hashable {
     public var minimumSpan: UInt64
     /// Where the child writes its `CellOutcome` as JSON.
     public var outcome: String
-
-    public static let floorPrefix = "floor:"
-
-    /// The engine when the target is a floor.
-    public var floorEngine: String? {
-        target.hasPrefix(Self.floorPrefix) ? String(target.dropFirst(Self.floorPrefix.count)) : nil
-    }
+    /// Run one more repetition after the measured ones with allocations counted.
+    public var countAllocations = false
+    /// Time (the default), or instructions under callgrind: only the measured repetitions run
+    /// inside `sb_measured_region`, which callgrind is told to count.
+    public var measure = MeasureMode.time
 }
 
 /// What a cell measured, written by the child and read by the parent.
@@ -40,4 +37,8 @@ public struct CellOutcome: Codable, Sendable, Hashable {
     public var peakResidentBytes: UInt64?
     public var diskBytes: UInt64?
     public var metrics: [String: Double]
+    /// From the extra counted repetition, when the spec asked for it and the allocator counts.
+    public var allocations: AllocationCount?
+    /// The CPU's instructions per operation over the measured repetitions, where offered.
+    public var cpuInstructionsPerOperation: Double?
 }

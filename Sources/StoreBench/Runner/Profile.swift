@@ -1,8 +1,8 @@
 /// A named set of run settings: which scales, how many repetitions, how long a cell may take.
 public enum Profile: String, CaseIterable, Codable, Sendable {
-    /// `make bench`: the quick scale, 3 repetitions; a few minutes.
+    /// `make bench`: the tiny and quick scales, 6 rounds; a few minutes.
     case quick
-    /// The reference report: quick and standard scales, 5 rounds of 1 repetition; under 30 minutes.
+    /// The reference report: quick and standard scales, 6 rounds of 1 repetition; under 40 minutes.
     case standard
     /// Everything up to the large scale (1M users); hours, mostly loading.
     case full
@@ -16,17 +16,24 @@ public enum Profile: String, CaseIterable, Codable, Sendable {
     }
 
     /// Measured repetitions per cell and round.
-    public var repetitions: Int {
+    public var repetitions: Int { self == .full ? 3 : 1 }
+
+    /// Rounds: every workload runs this many times in turn across the targets (one warm-up and
+    /// one measured repetition each, in a fresh process), so each ratio is the median of that
+    /// many paired per-round ratios with an order-statistic interval (six give 96.9%).
+    public var rounds: Int { self == .full ? 1 : 6 }
+    /// Noisy workloads get more rounds, up to this many, while the budget lasts.
+    public var maxRounds: Int { self == .full ? 1 : 12 }
+    /// The interval width ((high − low) ÷ median) a cell should reach.
+    public var spreadGoal: Double { self == .quick ? 0.20 : 0.10 }
+    /// Seconds the extra rounds may take over the whole run.
+    public var extraRoundsBudget: Double {
         switch self {
-        case .quick, .full: 3
-        case .standard: 1
+        case .quick: 60
+        case .standard: 300
+        case .full: 0
         }
     }
-
-    /// Rounds: the standard profile runs every workload five times in turn across the
-    /// targets (one measured repetition each), so each ratio is the median of five ratios
-    /// taken seconds apart; the quick profile stays at one round to stay near a minute.
-    public var rounds: Int { self == .standard ? 5 : 1 }
     public var warmup: Int { 1 }
 
     /// Seconds one cell may run before it is stopped and reported as timed out.

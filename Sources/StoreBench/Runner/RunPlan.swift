@@ -4,23 +4,36 @@ import StoreCore
 /// What one `storebench run` measures and how.
 public struct RunPlan: Sendable {
     public var backends: [BackendDescriptor]
+    /// The floor and reference programs available; the plan runs those whose engine or
+    /// checked target it measures (`selectedPrograms`).
+    public var programs: [FloorProgram] = Floors.builtin
     public var workloads: [Workload]
     public var scales: [String]
     /// Measured repetitions per cell and round.
     public var repetitions: Int
     public var warmup: Int
-    /// How many times the cells of one workload run in turn across the targets; each backend's
-    /// result is then pooled over the rounds and its ratios are medians of per-round ratios.
+    /// How many times the cells of one workload run in turn across the targets; each result
+    /// pools its rounds and its ratios are medians of per-round ratios, with intervals.
     public var rounds = 1
+    /// A workload whose cells' intervals stay wider than `spreadGoal` gets more rounds, up to this many.
+    public var maxRounds = 1
+    /// The relative interval width ((high − low) ÷ median) a cell should reach before the
+    /// runner stops adding rounds.
+    public var spreadGoal = 0.10
+    /// Seconds the extra rounds may take over the whole run.
+    public var extraRoundsBudget: Double = 0
     public var durability: Durability
     /// Seconds a cell may take before it is stopped.
     public var cellTimeout: Double
     public var fixtures: URL
     public var profile: String
-    /// Also run the bare C-API floors of the backends' engines.
+    /// Also run the bare C-API floors of the backends' engines and the reference programs.
     public var includeFloors = true
     /// Run the conformance kit for the report's feature matrix.
     public var runConformance = true
+    /// Count allocations in one extra repetition of each cell's first round.
+    public var countAllocations = true
+    public var measure = MeasureMode.time
     /// The command line, as the report prints it.
     public var command = "storebench run"
 
@@ -37,38 +50,63 @@ public struct RunPlan: Sendable {
         self.profile = profile
     }
 
-    /// The floor targets this plan runs: one per engine of a selected backend that has a floor.
-    var floorTargets: [String] {
+    /// The programs this plan runs: the floors of the selected backends' engines, then the
+    /// references whose checked target runs.
+    public var selectedPrograms: [FloorProgram] {
         guard includeFloors, workloads.contains(where: { $0.hasFloor && !$0.loadsDataset }) else { return [] }
         let engines = Set(backends.map(\.engine))
-        return Floors.engines.filter(engines.contains).map { CellSpec.floorPrefix + $0 }
+        let floors = programs.filter { $0.id.kind == .floor && engines.contains($0.engine) }
+        let measured = Set(backends.map { TargetID.backend($0.name) } + floors.map(\.id))
+        return floors + programs.filter { $0.id.kind == .reference && $0.checks.map(measured.contains) == true }
+    }
+
+    /// Every target in report order: backends, floors, references.
+    public var targets: [TargetID] { backends.map { .backend($0.name) } + selectedPrograms.map(\.id) }
+
+    /// The workloads measured round after round (not the loads that build stores).
+    var measuredWorkloads: [Workload] { workloads.filter { !$0.loadsDataset } }
+
+    /// Whether `target` runs `workload`: a backend runs everything, a program what it implements.
+    func runs(_ workload: Workload, on target: TargetID) -> Bool {
+        guard !target.isBackend else { return true }
+        return selectedPrograms.first { $0.id == target }?.runs(workload) ?? false
     }
 
     /// One cell of the plan: a target measured on a workload at a scale, in one round.
-    typealias Cell = (target: String, workload: Workload, scale: String, round: Int)
+    struct Cell {
+        let target: TargetID
+        let workload: Workload
+        let scale: String
+        let round: Int
+        var key: CellKey { CellKey(target, workload.name, scale) }
+    }
 
-    /// The cells in run order. Per scale: first each target's loads (which build the stores the
-    /// other cells copy), then workload by workload, every target back to back, round after
-    /// round, so that the machine's drift over a long run hits the backends and floors of one
-    /// workload alike.
-    func cells() -> [Cell] {
-        var out: [Cell] = []
-        let targets = backends.map(\.name) + floorTargets
-        func runs(_ w: Workload, on target: String) -> Bool { !target.hasPrefix(CellSpec.floorPrefix) || w.hasFloor }
-        for scale in scales {
-            for target in targets {
-                let chosen = workloads.filter { runs($0, on: target) && !$0.loadsDataset }
-                for kind in [DatasetKind.social, .rows] where chosen.contains(where: { $0.dataset == kind })
-                    || workloads.contains(where: { $0.loadsDataset && $0.dataset == kind && !target.hasPrefix(CellSpec.floorPrefix) }) {
-                    out.append((target, WorkloadRegistry.loader(of: kind), scale, 0))
-                }
-            }
-            for w in workloads where !w.loadsDataset {
-                for round in 0..<max(1, rounds) {
-                    for target in targets where runs(w, on: target) { out.append((target, w, scale, round)) }
-                }
+    /// The loads of a scale: per target, one per dataset its workloads copy (and the loads
+    /// selected by name).
+    func loads(_ scale: String) -> [Cell] {
+        targets.flatMap { target -> [Cell] in
+            let chosen = measuredWorkloads.filter { runs($0, on: target) }
+            return [DatasetKind.social, .rows].compactMap { kind in
+                let loader = WorkloadRegistry.loader(of: kind)
+                let needed = chosen.contains { $0.dataset == kind }
+                    || workloads.contains { $0.loadsDataset && $0.dataset == kind && runs(loader, on: target) }
+                return needed && runs(loader, on: target) ? Cell(target: target, workload: loader, scale: scale, round: 0) : nil
             }
         }
-        return out
+    }
+
+    /// One round of a workload: every target that runs it, back to back.
+    func round(_ round: Int, of workload: Workload, _ scale: String) -> [Cell] {
+        targets.filter { runs(workload, on: $0) }.map { Cell(target: $0, workload: workload, scale: scale, round: round) }
+    }
+
+    /// The cells in run order, before any extra round. Per scale: first each target's loads
+    /// (which build the stores the other cells copy), then workload by workload, every target
+    /// back to back, round after round, so that the machine's drift over a long run hits the
+    /// backends and floors of one workload alike.
+    func cells() -> [Cell] {
+        scales.flatMap { scale in
+            loads(scale) + measuredWorkloads.flatMap { w in (0..<max(1, rounds)).flatMap { round($0, of: w, scale) } }
+        }
     }
 }

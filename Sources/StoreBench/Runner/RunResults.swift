@@ -6,7 +6,9 @@ import StoreCore
 /// what `compare` and `report` read. The README documents the schema; `schemaVersion` changes
 /// when a field changes meaning.
 public struct RunResults: Codable, Sendable {
-    public static let currentSchemaVersion = 1
+    /// 2: typed targets (`{"kind", "name"}`), estimates with intervals, allocation and
+    /// instruction counts. Files of schema 1 are still read.
+    public static let currentSchemaVersion = 2
 
     public var schemaVersion = RunResults.currentSchemaVersion
     public var generatedAt: Date
@@ -14,8 +16,12 @@ public struct RunResults: Codable, Sendable {
     public var profile: String
     public var durability: Durability
     public var repetitions: Int
-    /// Rounds each workload ran in (absent in files from before rounds: 1).
+    /// Rounds each workload ran in (absent in files from before rounds: 1); a workload whose
+    /// cells stayed noisy may have run more, up to `maxRounds`.
     public var rounds: Int?
+    public var maxRounds: Int?
+    /// What the cells measured: `time` (the default) or `instructions` (under callgrind).
+    public var measure: MeasureMode?
     public var warmup: Int
     public var machine: MachineInfo
     public var runner: RunnerFacts
@@ -30,6 +36,8 @@ public struct RunResults: Codable, Sendable {
     public var interrupted: Bool?
     /// Cells the plan had; more than `cells.count` after an interruption.
     public var plannedCells: Int?
+    /// Rounds added to noisy workloads beyond `rounds`, over the whole run.
+    public var extraRounds: Int?
 
     /// The runner's own cost, measured at the start of the run.
     public struct RunnerFacts: Codable, Sendable, Hashable {
@@ -37,6 +45,18 @@ public struct RunResults: Codable, Sendable {
         public var minimumSpanNanos: Double
         /// Nanoseconds the runner adds to each operation (an empty operation timed as a workload is).
         public var overheadNanosPerOperation: Double
+        /// Whether cells counted allocations, and whether the CPU's instruction counter is offered (or why not).
+        public var allocationCounting: Bool?
+        public var hardwareCounters: String?
+
+        public init(clockReadingNanos: Double, minimumSpanNanos: Double, overheadNanosPerOperation: Double,
+                    allocationCounting: Bool? = nil, hardwareCounters: String? = nil) {
+            self.clockReadingNanos = clockReadingNanos
+            self.minimumSpanNanos = minimumSpanNanos
+            self.overheadNanosPerOperation = overheadNanosPerOperation
+            self.allocationCounting = allocationCounting
+            self.hardwareCounters = hardwareCounters
+        }
     }
 
     public struct DatasetInfo: Codable, Sendable, Hashable {
@@ -52,11 +72,41 @@ public struct RunResults: Codable, Sendable {
     }
 
     public struct TargetInfo: Codable, Sendable, Hashable {
-        public var name: String
-        /// `backend` or `floor`.
-        public var kind: String
+        public var id: TargetID
         public var engine: String
         public var summary: String
+        /// For a reference program: the target whose cost it checks (that target's time ÷ this one's).
+        public var checks: TargetID?
+
+        public init(id: TargetID, engine: String, summary: String, checks: TargetID? = nil) {
+            self.id = id
+            self.engine = engine
+            self.summary = summary
+            self.checks = checks
+        }
+
+        private enum Keys: String, CodingKey { case id, engine, summary, checks, name }
+
+        /// Reads schema 2, or schema 1's `name` (+ `kind`) spelling.
+        public init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: Keys.self)
+            if c.contains(.id) {
+                id = try c.decode(TargetID.self, forKey: .id)
+            } else {
+                id = TargetID.legacy(try c.decode(String.self, forKey: .name))
+            }
+            engine = try c.decode(String.self, forKey: .engine)
+            summary = try c.decode(String.self, forKey: .summary)
+            checks = try c.decodeIfPresent(TargetID.self, forKey: .checks)
+        }
+
+        public func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: Keys.self)
+            try c.encode(id, forKey: .id)
+            try c.encode(engine, forKey: .engine)
+            try c.encode(summary, forKey: .summary)
+            try c.encodeIfPresent(checks, forKey: .checks)
+        }
     }
 
     public struct WorkloadInfo: Codable, Sendable, Hashable {
@@ -118,18 +168,25 @@ public struct RunResults: Codable, Sendable {
     }
 
     /// The cell of (target, workload, scale), if it ran.
-    public func cell(_ target: String, _ workload: String, _ scale: String) -> CellResult? {
-        cells.first { $0.target == target && $0.workload == workload && $0.scale == scale }
+    public func cell(_ key: CellKey) -> CellResult? { cells.first { $0.key == key } }
+
+    public func cell(_ target: TargetID, _ workload: String, _ scale: String) -> CellResult? {
+        cell(CellKey(target, workload, scale))
     }
+
+    /// A backend's cell.
+    public func cell(_ backend: String, _ workload: String, _ scale: String) -> CellResult? {
+        cell(CellKey(.backend(backend), workload, scale))
+    }
+
+    public func workload(_ name: String) -> WorkloadInfo? { workloads.first { $0.name == name } }
 }
 
 /// One (target, workload, scale) cell of a run.
 public struct CellResult: Codable, Sendable, Hashable {
     public enum Status: String, Codable, Sendable { case ok, failed, timeout, skipped }
 
-    public var target: String
-    /// `backend` or `floor`.
-    public var kind: String
+    public var target: TargetID
     public var engine: String
     public var workload: String
     public var category: WorkloadCategory
@@ -152,19 +209,45 @@ public struct CellResult: Codable, Sendable, Hashable {
     public var maxSeconds: Double?
     public var coefficientOfVariation: Double?
     public var operationsPerSecond: Double?
-    /// Median seconds (over every repetition of every round) ÷ operations, in nanoseconds.
+    /// Nanoseconds per operation: the median over rounds (over repetitions when the cell
+    /// ran in one round), the number every table prints.
     public var nanosPerOperation: Double?
+    /// `nanosPerOperation` with its confidence interval.
+    public var time: Estimate?
     /// Per-operation latency percentiles (nanoseconds) over all measured repetitions.
     public var latency: LatencySummary?
     public var peakResidentBytes: UInt64?
     public var diskBytes: UInt64?
-    /// `nanosPerOperation` ÷ the same workload's on this backend's engine floor, same run
-    /// (with rounds: the median of the per-round ratios).
-    public var floorRatio: Double?
+    /// This backend's time ÷ its engine floor's on the same workload and scale, same run: the
+    /// median of the per-round ratios, with its interval. For a reference program: the time of
+    /// the target it checks ÷ its own.
+    public var floorRatio: Estimate?
+    /// Allocation calls and requested bytes per operation, from one extra repetition counted
+    /// in the cell's first round (deterministic for a build; nil when not counted).
+    public var allocations: AllocationCount?
+    /// Instructions per operation, counted by callgrind (`run --measure instructions`).
+    public var instructionsPerOperation: Double?
+    /// Instructions per operation from the CPU's counter (perf_event_open), where the kernel offers it.
+    public var cpuInstructionsPerOperation: Double?
     public var metrics: [String: Double]
     public var wallSeconds: Double
 
+    public init(target: TargetID, engine: String, workload: String, category: WorkloadCategory, scale: String,
+                status: Status, reason: String? = nil, metrics: [String: Double] = [:], wallSeconds: Double = 0) {
+        self.target = target
+        self.engine = engine
+        self.workload = workload
+        self.category = category
+        self.scale = scale
+        self.status = status
+        self.reason = reason
+        self.metrics = metrics
+        self.wallSeconds = wallSeconds
+    }
+
     public var isOK: Bool { status == .ok }
+    public var key: CellKey { CellKey(target, workload, scale) }
+    public var isBackend: Bool { target.isBackend }
 
     /// What the runner added to each operation of this cell, as a share of its time: the
     /// measured per-operation overhead plus one clock reading per timed span.
