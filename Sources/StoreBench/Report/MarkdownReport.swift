@@ -103,7 +103,7 @@ public struct MarkdownReport {
         let vs = verdicts(mainScale)
         let significant = vs.filter(\.isSignificant).count
         md += "At the \(mainScale) scale. A winner is named only when the runner-up's time ÷ the winner's, paired round by round, "
-        md += "has an interval wholly above 1 (\(Format.percent(intervalConfidence)) confidence or more); otherwise the workload is a **tie** "
+        md += "has an interval wholly above 1 at 90% confidence or more (this run's intervals: \(Format.percent(intervalConfidence)) or more); otherwise the workload is a **tie** "
         md += "between the backends not shown slower than the fastest. \(significant) of \(vs.count) workloads have a winner.\n\n"
         md += "| workload | verdict | time/op | runner-up | runner-up ÷ winner | winner ÷ its floor |\n|---|---|---:|---|---:|---:|\n"
         for w in comparedWorkloads {

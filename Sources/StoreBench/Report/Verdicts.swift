@@ -4,7 +4,8 @@ import StoreConformance
 /// Who won one workload at one scale, and whether the evidence says so.
 ///
 /// The winner is the backend with the lowest median time. It is *significant* only when the
-/// runner-up's time ÷ the winner's (paired round by round) has an interval wholly above 1;
+/// runner-up's time ÷ the winner's (paired round by round) has an interval wholly above 1 at
+/// 90% confidence or more (six rounds give 96.9%; one round's three repetitions never decide);
 /// otherwise the backends whose ratio to the winner reaches down to 1 are `tied` with it.
 struct WorkloadVerdict {
     let workload: String
@@ -17,7 +18,7 @@ struct WorkloadVerdict {
 
     var winner: CellResult { ranked[0] }
     var runnerUp: CellResult? { ranked.dropFirst().first }
-    var isSignificant: Bool { factor?.isAbove(1) == true }
+    var isSignificant: Bool { factor?.isSignificantlyAbove(1) == true }
 
     init?(workload: String, cells: [CellResult]) {
         let ranked = cells.filter { $0.isBackend && $0.isOK && $0.nanosPerOperation != nil }
@@ -26,13 +27,13 @@ struct WorkloadVerdict {
         self.workload = workload
         self.ranked = ranked
         factor = ranked.dropFirst().first?.ratio(to: first)
-        tied = ranked.filter { $0.target == first.target || $0.ratio(to: first)?.isAbove(1) != true }.map(\.target.name)
+        tied = ranked.filter { $0.target == first.target || $0.ratio(to: first)?.isSignificantlyAbove(1) != true }.map(\.target.name)
     }
 
     /// Whether `backend` is shown slower than some other backend here.
     func isSignificantLoser(_ backend: String) -> Bool {
         guard let mine = ranked.first(where: { $0.target.name == backend }) else { return false }
-        return ranked.contains { $0.target != mine.target && mine.ratio(to: $0)?.isAbove(1) == true }
+        return ranked.contains { $0.target != mine.target && mine.ratio(to: $0)?.isSignificantlyAbove(1) == true }
     }
 }
 
@@ -73,6 +74,9 @@ struct GroupRanking {
             }
             return logSum.reduce(into: [:]) { $0[$1.key] = exp($1.value / Double(n[$1.key]!)) }
         }
+        // Fewer than five samples per workload cannot support a 95% bootstrap interval: all tie.
+        let fewestRounds = perWorkload.flatMap { $0.values.map(\.count) }.min() ?? 0
+        let confidence = fewestRounds >= 5 ? 0.95 : 0
         var identityRound = 0
         let point = scores { count in defer { identityRound += 1 }; return identityRound % count }
         var rng = SplitMix64(seed: 0x5EED)
@@ -86,8 +90,8 @@ struct GroupRanking {
                 let ratios = replicates.compactMap { r in r[b].flatMap { x in r[leader].map { x / $0 } } }.sorted()
                 guard !ratios.isEmpty else { continue }
                 let low = ratios[Int(Double(ratios.count - 1) * 0.025)], high = ratios[Int(Double(ratios.count - 1) * 0.975)]
-                let e = Estimate(value: point[b]! / point[leader]!, low: low, high: high, confidence: 0.95)
-                if !e.isAbove(1) { tier.append(Entry(backend: b, score: point[b]!, versusLeader: e)) }
+                let e = Estimate(value: point[b]! / point[leader]!, low: low, high: high, confidence: confidence)
+                if !e.isSignificantlyAbove(1) { tier.append(Entry(backend: b, score: point[b]!, versusLeader: e)) }
             }
             tiers.append(tier)
             rest.removeAll { b in tier.contains { $0.backend == b } }

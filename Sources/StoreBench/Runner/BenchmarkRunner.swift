@@ -55,6 +55,7 @@ public final class BenchmarkRunner {
                          comments: g.comments, tags: g.tags, rows: spec.rows.fetch)
         }
 
+        let executable = plan.measure == .instructions ? try Self.withoutDebugInfo(self.executable, in: workDirectory) : self.executable
         let planned = plan.cells().count
         progress?.begin(cells: planned)
         var results: [CellResult] = []
@@ -76,7 +77,8 @@ public final class BenchmarkRunner {
                 if !cell.workload.loadsDataset && cell.workload.category != .selftest && failedLoads.contains(template) {
                     result = skeleton(cell, status: .skipped, reason: "the load this cell copies failed", wall: 0)
                 } else {
-                    result = runCell(cell, index: index, template: template, minimumSpan: UInt64(facts.minimumSpanNanos))
+                    result = runCell(cell, index: index, template: template, executable: executable,
+                                     minimumSpan: UInt64(facts.minimumSpanNanos))
                     if cell.workload.loadsDataset && !result.isOK { failedLoads.insert(template) }
                 }
                 if result.status == .failed || result.status == .timeout { broken.insert(cell.key) }
@@ -139,7 +141,23 @@ public final class BenchmarkRunner {
         return pooled.compactMap { c in c.time.map { (c.target, $0.relativeWidth) } }.max { $0.1 < $1.1 }
     }
 
-    private func runCell(_ cell: RunPlan.Cell, index: Int, template: CellKey, minimumSpan: UInt64) -> CellResult {
+    /// A copy of `executable` without its DWARF sections, which valgrind 3.19 cannot read from
+    /// Swift 6 builds; the symbol table stays, so callgrind still finds `sb_measured_region`.
+    static func withoutDebugInfo(_ executable: URL, in directory: URL) throws -> URL {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let copy = directory.appendingPathComponent("storebench-for-valgrind")
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["objcopy", "--strip-debug", executable.path, copy.path]
+        try p.run()
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else {
+            throw BenchError("objcopy --strip-debug \(executable.path) failed (status \(p.terminationStatus)); --measure instructions needs binutils")
+        }
+        return copy
+    }
+
+    private func runCell(_ cell: RunPlan.Cell, index: Int, template: CellKey, executable: URL, minimumSpan: UInt64) -> CellResult {
         let work = workDirectory.appendingPathComponent("cells/\(index)")
         defer { try? FileManager.default.removeItem(at: work) }
         let templatePath = workDirectory.appendingPathComponent("templates/\(template.scale)/\(template.target.kind.rawValue)-\(template.target.name)/\(cell.workload.dataset.rawValue)")
@@ -157,18 +175,7 @@ public final class BenchmarkRunner {
         switch ending {
         case .finished(let outcome, let instructions):
             var r = skeleton(cell, status: .ok, reason: nil, wall: wall)
-            r.operations = outcome.operations
-            r.spans = outcome.spans
-            r.setTiming(outcome.samples)
-            r.latency = outcome.latency
-            r.peakResidentBytes = outcome.peakResidentBytes
-            r.diskBytes = outcome.diskBytes
-            r.metrics = outcome.metrics.filter { $0.key != "sink" }
-            r.allocations = outcome.allocations
-            r.cpuInstructionsPerOperation = outcome.cpuInstructionsPerOperation
-            if let instructions, outcome.operations > 0 {
-                r.instructionsPerOperation = Double(instructions) / Double(outcome.operations * max(1, outcome.samples.count))
-            }
+            r.record(outcome, instructions: instructions)
             return r
         case .failed(let reason, let tail):
             var r = skeleton(cell, status: .failed, reason: reason, wall: wall)

@@ -42,6 +42,23 @@ extension CellResult {
         return r
     }
 
+    /// Takes what a finished cell process measured (and, under callgrind, the instructions it
+    /// counted in the measured repetitions).
+    public mutating func record(_ outcome: CellOutcome, instructions: Int64? = nil) {
+        operations = outcome.operations
+        spans = outcome.spans
+        setTiming(outcome.samples)
+        latency = outcome.latency
+        peakResidentBytes = outcome.peakResidentBytes
+        diskBytes = outcome.diskBytes
+        metrics = outcome.metrics.filter { $0.key != "sink" }
+        allocations = outcome.allocations
+        cpuInstructionsPerOperation = outcome.cpuInstructionsPerOperation
+        if let instructions, outcome.operations > 0 {
+            instructionsPerOperation = Double(instructions) / Double(outcome.operations * max(1, outcome.samples.count))
+        }
+    }
+
     /// Sets the samples (seconds per repetition) and everything derived from them: median,
     /// min, max, CV, throughput, and the time per operation with its interval — over
     /// `rounds` (nanoseconds per operation of each round) when there are several, else over
