@@ -211,9 +211,9 @@ public struct MarkdownReport {
     }
 
     func method() -> String {
-        let roundsNote = results.rounds.map { n in
-            " They do so in \(n) rounds: a result pools its rounds' repetitions, and every ratio (× floor, the multiples "
-                + "in the charts' tables) is the median of the \(n) per-round ratios, so drift between rounds cancels."
+        let rounds = results.rounds ?? 1
+        let extra = results.maxRounds.map { m in
+            " A workload whose cells' intervals stayed wide ran more rounds, up to \(m) (\(results.extraRounds ?? 0) extra in this run)."
         } ?? ""
         return """
         ## Method
@@ -225,22 +225,38 @@ public struct MarkdownReport {
         - **Cells.** Each (target, workload, scale) cell runs in its own child process (`storebench cell`), so peak resident \
         memory belongs to it and a crash or hang ends only that cell (time limit per cell, reported with the tail of its output). \
         A load cell per target and scale builds the store; every other cell works on a fresh copy of it, and workloads that \
-        change data get a fresh copy for each repetition. The cells of one workload run back to back across targets and \
-        floors, so the machine's drift over a long run affects them alike.\(roundsNote)
-        - **Timing.** \(results.warmup) warm-up repetition(s), then \(results.repetitions) measured ones; a table shows the median, \
-        and the CV is the repetitions' standard deviation ÷ mean. Each operation is timed with the monotonic clock; when one \
-        is shorter than \(Format.nanos(results.runner.minimumSpanNanos)), groups of operations are timed and each gets the \
-        group's mean. A transaction of many operations is timed as one span and shared among them. Latency percentiles come \
-        from an HdrHistogram (3 significant digits) of all measured repetitions.
-        - **Reads touch every field** of every record they fetch, so a lazily decoding backend pays for what it defers.
-        - **Floors.** `floor:sqlite` and `floor:lmdb` are loops written straight against the C APIs (prepared statements; \
-        `mdb_get` and cursors over a minimal record layout) doing the same work as the rows workloads, the bulk insert, the \
-        read by primary key and the full scan; "× floor" is a backend's time ÷ its engine's floor, from the same run, which \
-        stays comparable across machines.
+        change data get a fresh copy for each repetition.
+        - **Rounds.** The cells of one workload run back to back across targets, \(rounds) time(s) in turn.\(extra) A time per \
+        operation is the median of the rounds' (of the repetitions, with one round); every ratio (× floor, × fastest, \
+        runner-up ÷ winner) is the median of the per-round ratios, so drift between rounds cancels.
+        - **Intervals.** Each median carries a distribution-free interval from order statistics (the sign test): the k-th \
+        smallest and k-th largest of n values bound the median with probability 1 − 2·P(Binomial(n, ½) < k); k is the largest \
+        that keeps 95%, and with fewer than six values the interval is the full range at its lower confidence (five: 93.8%). \
+        A winner is named only when the runner-up ÷ winner interval lies wholly above 1 at ≥90% confidence; otherwise the \
+        workload is a tie. "Which backend?" tiers come from a paired bootstrap over rounds (1,000 resamples, fixed seed).
+        - **Timing.** \(results.warmup) warm-up repetition(s), then \(results.repetitions) measured one(s) per round; the CV is \
+        the repetitions' standard deviation ÷ mean. Each operation is timed with the monotonic clock; when one is shorter than \
+        \(Format.nanos(results.runner.minimumSpanNanos)), groups of operations are timed and each gets the group's mean. A \
+        transaction of many operations is timed as one span and shared among them. Latency percentiles come from an \
+        HdrHistogram (3 significant digits) of all measured repetitions.
+        - **Deterministic counts.** Allocation calls and requested bytes per operation are counted in one more repetition of \
+        each cell's first round, by a counting replacement of glibc's `malloc` family linked into the runner (off, it costs \
+        one relaxed load per call); they are the same for the same build on any machine, so CI gates on them. \
+        `--measure instructions` counts instructions per operation under callgrind instead.
+        - **Reads touch every field** of every record they fetch, folded into a position-sensitive checksum that a floor and \
+        its backend compute alike, so a lazily decoding backend pays for what it defers and a floor cannot skip a column.
+        - **Floors and references.** `floor:sqlite` and `floor:lmdb` are loops written straight against the C APIs doing \
+        exactly the workload's work (the same transactions, columns and text decoding, reused buffers); "× floor" is a \
+        backend's time ÷ its engine's floor, from the same run, which stays comparable across machines. Reference programs \
+        check them: `c:sqlite` and `c:lmdb` run the rows workloads as plain C, and their × floor is the Swift floor ÷ the C \
+        loop; `plain:grdb` uses GRDB directly as its documentation advises, and its × floor is GRDBStore ÷ plain GRDB. \
+        Costs that belong to GRDB itself, not to this project (a `DatabasePool` read takes a reader connection from the pool \
+        and opens a deferred transaction; statements are cached per connection; `sb_fold`/`sb_like` run as Swift \
+        `DatabaseFunction`s), appear in both and cancel in that ratio.
         - **Durability** is applied equally: durable means SQLite `synchronous=FULL` in WAL mode and LMDB's default sync; \
         relaxed means `synchronous=NORMAL` and `MDB_NOSYNC`.
-        - **Caveats.** Machines are shared and noisy: compare ratios within one run rather than absolute times across runs; \
-        `storebench compare` uses the repetitions' spread before calling a change a regression.
+        - **Caveats.** Machines are shared and noisy: compare ratios within one run rather than absolute times across runs, \
+        and read the intervals; `storebench compare` gates on allocation counts, which do not drift.
 
         """
     }

@@ -1,6 +1,6 @@
 /// A named set of run settings: which scales, how many repetitions, how long a cell may take.
 public enum Profile: String, CaseIterable, Codable, Sendable {
-    /// `make bench`: the tiny and quick scales, 6 rounds; a few minutes.
+    /// `make bench`: the quick scale, 5 rounds; under 5 minutes on 2 cores.
     case quick
     /// The reference report: quick and standard scales, 6 rounds of 1 repetition; under 40 minutes.
     case standard
@@ -9,7 +9,7 @@ public enum Profile: String, CaseIterable, Codable, Sendable {
 
     public var scales: [String] {
         switch self {
-        case .quick: ["tiny", "quick"]
+        case .quick: ["quick"]
         case .standard: ["quick", "standard"]
         case .full: ["quick", "standard", "large"]
         }
@@ -20,16 +20,28 @@ public enum Profile: String, CaseIterable, Codable, Sendable {
 
     /// Rounds: every workload runs this many times in turn across the targets (one warm-up and
     /// one measured repetition each, in a fresh process), so each ratio is the median of that
-    /// many paired per-round ratios with an order-statistic interval (six give 96.9%).
-    public var rounds: Int { self == .full ? 1 : 6 }
+    /// many paired per-round ratios with an order-statistic interval (five give 93.8%, six 96.9%).
+    public var rounds: Int {
+        switch self {
+        case .quick: 5
+        case .standard: 6
+        case .full: 1
+        }
+    }
     /// Noisy workloads get more rounds, up to this many, while the budget lasts.
-    public var maxRounds: Int { self == .full ? 1 : 12 }
+    public var maxRounds: Int {
+        switch self {
+        case .quick: 8
+        case .standard: 12
+        case .full: 1
+        }
+    }
     /// The interval width ((high − low) ÷ median) a cell should reach.
     public var spreadGoal: Double { self == .quick ? 0.20 : 0.10 }
     /// Seconds the extra rounds may take over the whole run.
     public var extraRoundsBudget: Double {
         switch self {
-        case .quick: 60
+        case .quick: 30
         case .standard: 300
         case .full: 0
         }
