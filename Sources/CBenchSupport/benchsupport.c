@@ -12,6 +12,14 @@
 
 // MARK: Allocation counting (glibc's documented malloc replacement)
 
+#if defined(__has_feature)
+#  if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+#    define SB_SANITIZED 1
+#  endif
+#endif
+
+#ifndef SB_SANITIZED
+
 extern void *__libc_malloc(size_t size);
 extern void __libc_free(void *ptr);
 extern void *__libc_calloc(size_t count, size_t size);
@@ -79,6 +87,14 @@ void *pvalloc(size_t size) {
     return __libc_pvalloc(size);
 }
 
+#else
+// A sanitizer brings its own allocator; counting is then unavailable.
+static atomic_int counting;
+static atomic_int_least64_t calls;
+static atomic_int_least64_t requested;
+static atomic_int replaced;
+#endif
+
 void sb_alloc_counting(int on) { atomic_store_explicit(&counting, on ? 1 : 0, memory_order_seq_cst); }
 
 void sb_alloc_reset(void) {
@@ -92,7 +108,7 @@ void sb_alloc_read(int64_t *out_calls, int64_t *out_bytes) {
 }
 
 int sb_alloc_is_counting_allocator(void) {
-    void *p = malloc(1);  // sets `replaced` when this file's malloc is the one in use
+    void *volatile p = malloc(1);  // sets `replaced` when this file's malloc is the one in use
     free(p);
     return atomic_load(&replaced);
 }
