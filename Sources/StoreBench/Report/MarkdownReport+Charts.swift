@@ -23,10 +23,11 @@ extension MarkdownReport {
     func charts() -> String {
         var md = "## Charts\n\n"
         md += "Each backend has one colour in every chart: "
-        md += backends.map { "\(chartColors[$0]!.label) `\($0)`" }.joined(separator: " · ") + ". "
+        md += backends.map { "\(chartColors[$0]!.label) = `\($0)`" }.joined(separator: " · ") + ". "
         md += "Every y-axis starts at 0, so heights compare as ratios. A bar or line far above the rest would flatten them: "
         md += "one whose largest value exceeds \(Int(ChartAxis.outlierFactor))× the median of the others' is cut at the top "
-        md += "of the axis, and its key and label say so. The table under each chart has its numbers and their intervals.\n\n"
+        md += "of the axis, and its key and label say so (unless more than a third of the chart's bars or lines are that far "
+        md += "up: then none is cut). The table under each chart has its numbers and their intervals.\n\n"
         md += categoryCharts()
         md += memoryChart()
         md += scaleCharts()
@@ -103,13 +104,13 @@ extension MarkdownReport {
     }
 
     /// A bar chart with one bar per backend in its colour (one series per backend, its value at
-    /// its own x position and no bar elsewhere), preceded by its key. A bar cut at the top of the axis
-    /// says its value in its x label.
+    /// its own x position and no bar elsewhere), preceded by its key. A bar cut at the top of the
+    /// axis says its value in its x label: `lmdb ↑40×`.
     func barChart(title: String, yTitle: String, values: [(backend: String, value: Double)], format: (Double) -> String) -> String {
         let axis = ChartAxis(seriesMaxima: values.map(\.value))
         var chart = MermaidXYChart(title: title, xLabels: [], yTitle: yTitle, yTop: axis.top)
         chart.xLabels = values.enumerated().map { i, v in
-            axis.clamped.contains(i) ? "\(v.backend) (\(format(v.value)), cut)" : v.backend
+            axis.clamped.contains(i) ? "\(v.backend) ↑\(format(v.value))" : v.backend
         }
         chart.series = values.enumerated().map { i, v in
             MermaidXYChart.Series(kind: .bar, values: values.indices.map { $0 == i ? v.value : nil }, color: chartColors[v.backend]!)
@@ -150,17 +151,19 @@ extension MarkdownReport {
             guard !plotted.isEmpty else { continue }
             let lines = plotted.map { b in rels.map { $0[b]!.value } }
             let axis = ChartAxis(seriesMaxima: lines.map { $0.max() ?? 0 })
+            // A cut line is cut at its measured points, then drawn straight between them (no kink between scales).
+            let drawn = lines.enumerated().map { i, l in axis.clamped.contains(i) ? l.map { min($0, axis.top) } : l }
             let names = ordered.map(\.scale)
             var chart = MermaidXYChart(title: "\(w): time per operation ÷ fastest at each scale", xLabels: [],
                                        yTitle: "× fastest (1 = fastest, lower is better)", yTop: axis.top)
             if let x = LogSizeAxis(sizes: ordered.map { size($0, unit) }, names: names) {
                 chart.xTitle = "dataset size, \(unit) (logarithmic)"
                 chart.xLabels = x.labels
-                chart.series = zip(plotted, lines).map { .init(kind: .line, values: x.interpolate($1), color: chartColors[$0]!) }
+                chart.series = zip(plotted, drawn).map { .init(kind: .line, values: x.interpolate($1), color: chartColors[$0]!) }
             } else {
                 chart.xTitle = "scale (not to size: the scales do not differ in \(unit))"
                 chart.xLabels = ordered.map { "\($0.scale) (\(LogSizeAxis.compact(size($0, unit))))" }
-                chart.series = zip(plotted, lines).map { .init(kind: .line, values: $1, color: chartColors[$0]!) }
+                chart.series = zip(plotted, drawn).map { .init(kind: .line, values: $1, color: chartColors[$0]!) }
             }
             var notes: [String: String] = [:]
             for (i, b) in plotted.enumerated() where axis.clamped.contains(i) {
@@ -173,12 +176,18 @@ extension MarkdownReport {
                 let cells = names.map { results.cell(b, w, $0) }
                 guard cells.contains(where: { $0?.isOK == true }) else { continue }
                 md += "| \(chartColors[b]!.label) | \(b) | "
-                md += zip(cells, rels).map { c, r in "\(Format.nanos(c?.isOK == true ? c?.time : nil)) | \(Format.ratio(r[b]))" }
+                md += zip(cells, rels).map { c, r in "\(time(c)) | \(Format.ratio(r[b]))" }
                     .joined(separator: " | ") + " |\n"
             }
             md += "\n"
         }
         return md
+    }
+
+    /// A cell's time per operation with its interval (results schema 1 kept only the median).
+    private func time(_ c: CellResult?) -> String {
+        guard let c, c.isOK else { return "–" }
+        return c.time.map { Format.nanos($0) } ?? Format.nanos(c.nanosPerOperation)
     }
 
     private func size(_ d: RunResults.DatasetInfo, _ unit: String) -> Double { Double(unit == "rows" ? d.rows : d.records) }

@@ -26,6 +26,7 @@ struct MermaidXYChart {
     /// The y-axis runs from 0 to this.
     var yTop: Double
     var series: [Series] = []
+    /// Pixels; `render` widens the chart so that x labels do not run into each other.
     var width = 860
     var height = 440
 
@@ -40,6 +41,9 @@ struct MermaidXYChart {
             "yAxisTickColor": ChartPalette.axis, "yAxisLineColor": ChartPalette.axis,
         ]
         let themeJSON = theme.keys.sorted().map { "\"\($0)\": \"\(theme[$0]!)\"" }.joined(separator: ", ")
+        // About 7.5 px a character at Mermaid's 14 px labels, and some room between labels.
+        let longest = xLabels.map(\.count).max() ?? 0
+        let width = max(self.width, 110 + xLabels.count * Int((Double(longest) * 7.5 + 16).rounded(.up)))
         var md = "```mermaid\n"
         md += "%%{init: {\"xyChart\": {\"width\": \(width), \"height\": \(height)}, \"themeVariables\": {\"xyChart\": {\(themeJSON)}}}}%%\n"
         md += "xychart-beta\n"
@@ -76,7 +80,8 @@ struct MermaidXYChart {
 /// The y-axis of a chart: from 0 to a round top, so bar heights and line heights are
 /// proportional to the values. One series far above the rest would squeeze them into the
 /// bottom of the chart; the rule: a series whose largest value exceeds 4× the median of the
-/// other series' largest values is *clamped*: the axis then ends at a round number about 1.5×
+/// other series' largest values is *clamped* (when at most a third of the series are such,
+/// else none is): the axis then ends at a round number about 1.5×
 /// the largest value of the series not clamped, and a clamped series is drawn at the top edge
 /// where it exceeds it (the legend says so, and the table under the chart has its values).
 struct ChartAxis {
@@ -96,12 +101,16 @@ struct ChartAxis {
                 let mid = others.count % 2 == 1 ? others[others.count / 2] : (others[others.count / 2 - 1] + others[others.count / 2]) / 2
                 if mid > 0, m > Self.outlierFactor * mid { clamped.insert(i) }
             }
-            // Clamp at most half the series: beyond that, the "outliers" are the chart.
-            if clamped.count * 2 > maxima.count { clamped = [] }
+            // Clamp at most a third of the series: beyond that, the far ones are a group, not outliers.
+            if clamped.count * 3 > maxima.count { clamped = [] }
         }
         let kept = maxima.enumerated().filter { !clamped.contains($0.offset) }.map(\.element).max() ?? 0
+        var top = Self.roundUp(clamped.isEmpty ? kept * 1.1 : kept * 1.5)
+        // A far series that fits under that top after all is not cut.
+        clamped = clamped.filter { maxima[$0] > top }
+        if clamped.isEmpty { top = Self.roundUp((maxima.max() ?? 0) * 1.1) }
         self.clamped = clamped
-        top = Self.roundUp(clamped.isEmpty ? kept * 1.1 : kept * 1.5)
+        self.top = top
     }
 
     /// The smallest of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 (times a power of ten) at or above `x`.
