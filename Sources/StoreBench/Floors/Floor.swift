@@ -108,9 +108,14 @@ public struct PostOutput: Sendable {
         self.published = published
     }
 
-    /// Folds every field into an integer so no read can be optimized away.
+    /// Every field folded in attribute order, exactly as `Touch.row` folds a backend's `Post`.
     public var touch: Int {
-        Int(truncatingIfNeeded: id) &+ title.utf8.count &+ body.utf8.count &+ Int(truncatingIfNeeded: score)
-            &+ Int(createdAt.timeIntervalSince1970) &+ Int(rating ?? 0) &+ (published ? 1 : 0)
+        var h = Touch.fold(0, Touch.int(id))
+        h = Touch.fold(h, Touch.string(title))
+        h = Touch.fold(h, Touch.string(body))
+        h = Touch.fold(h, Touch.int(score))
+        h = Touch.fold(h, Touch.date(createdAt))
+        h = Touch.fold(h, rating.map(Touch.double) ?? Touch.null)
+        return Touch.fold(h, Touch.bool(published))
     }
 }

@@ -154,9 +154,10 @@ final class LMDBFloor: Floor {
     func fetchRows(timer: OperationTimer) throws -> Int {
         var sink = 0
         try walk("Row", timer: timer) { key, value in
-            sink &+= Int(truncatingIfNeeded: Self.id(key))
+            var h = Touch.fold(0, Touch.int(Self.id(key)))
             let raw = UnsafeRawBufferPointer(start: value.mv_data, count: value.mv_size)
-            for k in 0..<10 { sink &+= Int(truncatingIfNeeded: Int64(littleEndian: raw.loadUnaligned(fromByteOffset: 8 * k, as: Int64.self))) }
+            for k in 0..<10 { h = Touch.fold(h, Touch.int(Int64(littleEndian: raw.loadUnaligned(fromByteOffset: 8 * k, as: Int64.self)))) }
+            sink &+= h
         }
         return sink
     }

@@ -157,7 +157,9 @@ final class SQLiteFloor: Floor {
     func fetchRows(timer: OperationTimer) throws -> Int {
         var sink = 0
         try walk(#"SELECT "id", "i0", "i1", "i2", "i3", "i4", "i5", "i6", "i7", "i8", "i9" FROM "Row""#, timer: timer) { s in
-            for c in 0..<Int32(11) { sink &+= Int(truncatingIfNeeded: sqlite3_column_int64(s, c)) }
+            var h = 0
+            for c in 0..<Int32(11) { h = Touch.fold(h, Touch.int(sqlite3_column_int64(s, c))) }
+            sink &+= h
         }
         return sink
     }
