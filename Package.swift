@@ -59,11 +59,19 @@ let package = Package(
         // The conformance kit every backend runs.
         .target(name: "StoreConformance", dependencies: ["StoreCore"]),
 
+        // The rows workloads in plain C over the same tables as the floors: what each Swift
+        // floor is checked against (StoreBench wraps it as a floor-shaped target).
+        .target(
+            name: "CReference",
+            dependencies: ["CSQLite", "CLMDB"],
+            linkerSettings: [.linkedLibrary("sqlite3"), .linkedLibrary("lmdb")]
+        ),
+
         // The workload runner: fixtures, workloads, bare C-API floors, measurement, reports.
         .target(
             name: "StoreBench",
             dependencies: [
-                "StoreCore", "StoreConformance", "CSQLite", "CLMDB",
+                "StoreCore", "StoreConformance", "CSQLite", "CLMDB", "CReference",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
