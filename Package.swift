@@ -91,7 +91,9 @@ let package = Package(
         .testTarget(name: "GRDBStoreTests", dependencies: ["GRDBStore", "SQLiteStore", "StoreCore", "StoreConformance"]),
         .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "SQLiteStore", "LMDBStore", "StoreConformance"]),
         .testTarget(name: "StoreConformanceTests", dependencies: ["StoreConformance", "SQLiteStore"]),
-        .testTarget(name: "StoreBenchTests", dependencies: ["StoreBench", "StoreCore", "StoreConformance", "SQLiteStore", "LMDBStore"]),
+        // Counts the heap allocations of one thread (glibc's malloc interposed in the test binary).
+        .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
+        .testTarget(name: "StoreBenchTests", dependencies: ["StoreBench", "StoreCore", "StoreConformance", "SQLiteStore", "LMDBStore", "AllocationCounter", "CSQLite"]),
     ],
     swiftLanguageModes: [.v6]
 )
