@@ -7,7 +7,7 @@ SUDO        := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 REPORTS     := Reports
 RELEASE_BIN := .build/release/storebench
 
-.PHONY: all deps build release test bench reference conformance clean help
+.PHONY: all deps build release test test-floors-optimized bench reference conformance clean help
 
 all: build
 
@@ -15,6 +15,7 @@ help:
 	@echo "make bench        build in release, run the quick profile over every backend, write $(REPORTS)/latest.md and .json"
 	@echo "make reference    build in release, run the standard profile, write $(REPORTS)/reference.md and .json (< 30 min)"
 	@echo "make test         install what the tests need, then swift test"
+	@echo "make test-floors-optimized  the floor tests in an optimized build (their allocation checks need one)"
 	@echo "make deps         install missing system packages: $(PACKAGES)"
 	@echo "make conformance  print the conformance table for every built-in backend"
 
@@ -41,6 +42,12 @@ release: deps
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# The floors' allocation checks count what Swift allocates, which only an optimized build shows
+# as it runs in a benchmark (-Onone allocates in generic code a release build specializes).
+test-floors-optimized: deps
+	$(SWIFT) build -c release --build-tests -Xswiftc -enable-testing
+	$(SWIFT) test -c release --skip-build -Xswiftc -enable-testing --filter FloorEqualWorkTests
 
 bench: release
 	$(RELEASE_BIN) run --profile quick --out $(REPORTS)

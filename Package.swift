@@ -62,11 +62,19 @@ let package = Package(
         // The conformance kit every backend runs.
         .target(name: "StoreConformance", dependencies: ["StoreCore"]),
 
+        // The rows workloads in plain C over the same tables as the floors: what each Swift
+        // floor is checked against (StoreBench wraps it as a floor-shaped target).
+        .target(
+            name: "CReference",
+            dependencies: ["CSQLite", "CLMDB"],
+            linkerSettings: [.linkedLibrary("sqlite3"), .linkedLibrary("lmdb")]
+        ),
+
         // The workload runner: fixtures, workloads, bare C-API floors, measurement, reports.
         .target(
             name: "StoreBench",
             dependencies: [
-                "StoreCore", "StoreConformance", "CSQLite", "CLMDB", "CBenchSupport",
+                "StoreCore", "StoreConformance", "CSQLite", "CLMDB", "CBenchSupport", "CReference",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
@@ -86,7 +94,8 @@ let package = Package(
         .testTarget(name: "GRDBStoreTests", dependencies: ["GRDBStore", "SQLiteStore", "StoreCore", "StoreConformance"]),
         .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "SQLiteStore", "LMDBStore", "StoreConformance"]),
         .testTarget(name: "StoreConformanceTests", dependencies: ["StoreConformance", "SQLiteStore"]),
-        .testTarget(name: "StoreBenchTests", dependencies: ["StoreBench", "StoreCore", "StoreConformance", "SQLiteStore", "LMDBStore"]),
+        // Counts the heap allocations of one thread (glibc's malloc interposed in the test binary).
+        .testTarget(name: "StoreBenchTests", dependencies: ["StoreBench", "StoreCore", "StoreConformance", "SQLiteStore", "LMDBStore", "CSQLite"]),
     ],
     swiftLanguageModes: [.v6]
 )

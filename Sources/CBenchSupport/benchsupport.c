@@ -2,6 +2,8 @@
 #include "benchsupport.h"
 
 #include <errno.h>
+#include <link.h>
+#include <pthread.h>
 #include <linux/perf_event.h>
 #include <stdatomic.h>
 #include <stddef.h>
@@ -18,8 +20,6 @@
 #  endif
 #endif
 
-#ifndef SB_SANITIZED
-
 extern void *__libc_malloc(size_t size);
 extern void __libc_free(void *ptr);
 extern void *__libc_calloc(size_t count, size_t size);
@@ -28,49 +28,90 @@ extern void *__libc_memalign(size_t alignment, size_t size);
 extern void *__libc_valloc(size_t size);
 extern void *__libc_pvalloc(size_t size);
 
-static atomic_int counting;
-static atomic_int_least64_t calls;
-static atomic_int_least64_t requested;
+/* The executable segments of the engine libraries, found once (attribution by caller). */
+enum { max_ranges = 8 };
+static uintptr_t range_start[max_ranges], range_end[max_ranges];
+static int ranges;
+static pthread_once_t ranges_found = PTHREAD_ONCE_INIT;
+
+static int find_engine(struct dl_phdr_info *info, size_t size, void *unused) {
+    (void)size;
+    (void)unused;
+    const char *name = info->dlpi_name;
+    if (!name || (!strstr(name, "libsqlite3") && !strstr(name, "liblmdb"))) return 0;
+    for (int i = 0; i < info->dlpi_phnum && ranges < max_ranges; i++) {
+        const ElfW(Phdr) *p = &info->dlpi_phdr[i];
+        if (p->p_type != PT_LOAD || !(p->p_flags & PF_X)) continue;
+        range_start[ranges] = info->dlpi_addr + p->p_vaddr;
+        range_end[ranges] = range_start[ranges] + p->p_memsz;
+        ranges++;
+    }
+    return 0;
+}
+
+static void find_ranges(void) { dl_iterate_phdr(find_engine, NULL); }
+
+static int is_engine(const void *caller) {
+    uintptr_t a = (uintptr_t)caller;
+    for (int i = 0; i < ranges; i++) {
+        if (a >= range_start[i] && a < range_end[i]) return 1;
+    }
+    return 0;
+}
+
+static __thread __attribute__((tls_model("initial-exec"))) int counting_thread;
+static __thread __attribute__((tls_model("initial-exec"))) sb_alloc_counts thread_counts;
+static atomic_int counting_all;
+static atomic_int_least64_t all_calls, all_bytes, all_engine;
 static atomic_int replaced;
 
-static inline void count(size_t size) {
-    if (atomic_load_explicit(&counting, memory_order_relaxed)) {
-        atomic_fetch_add_explicit(&calls, 1, memory_order_relaxed);
-        atomic_fetch_add_explicit(&requested, (int64_t)size, memory_order_relaxed);
+#ifndef SB_SANITIZED
+
+static inline void count(size_t size, const void *caller) {
+    if (counting_thread) {
+        thread_counts.calls++;
+        thread_counts.bytes += (int64_t)size;
+        thread_counts.engine_calls += is_engine(caller);
+    } else if (atomic_load_explicit(&counting_all, memory_order_relaxed)) {
+        atomic_fetch_add_explicit(&all_calls, 1, memory_order_relaxed);
+        atomic_fetch_add_explicit(&all_bytes, (int64_t)size, memory_order_relaxed);
+        if (is_engine(caller)) atomic_fetch_add_explicit(&all_engine, 1, memory_order_relaxed);
     }
 }
 
+#define CALLER __builtin_return_address(0)
+
 void *malloc(size_t size) {
     atomic_store_explicit(&replaced, 1, memory_order_relaxed);
-    count(size);
+    count(size, CALLER);
     return __libc_malloc(size);
 }
 
 void free(void *ptr) { __libc_free(ptr); }
 
 void *calloc(size_t n, size_t size) {
-    count(n * size);
+    count(n * size, CALLER);
     return __libc_calloc(n, size);
 }
 
 void *realloc(void *ptr, size_t size) {
-    count(size);
+    count(size, CALLER);
     return __libc_realloc(ptr, size);
 }
 
 void *memalign(size_t alignment, size_t size) {
-    count(size);
+    count(size, CALLER);
     return __libc_memalign(alignment, size);
 }
 
 void *aligned_alloc(size_t alignment, size_t size) {
-    count(size);
+    count(size, CALLER);
     return __libc_memalign(alignment, size);
 }
 
 int posix_memalign(void **out, size_t alignment, size_t size) {
     if (alignment < sizeof(void *) || (alignment & (alignment - 1)) != 0) return EINVAL;
-    count(size);
+    count(size, CALLER);
     void *p = __libc_memalign(alignment, size);
     if (p == NULL && size != 0) return ENOMEM;
     *out = p;
@@ -78,33 +119,37 @@ int posix_memalign(void **out, size_t alignment, size_t size) {
 }
 
 void *valloc(size_t size) {
-    count(size);
+    count(size, CALLER);
     return __libc_valloc(size);
 }
 
 void *pvalloc(size_t size) {
-    count(size);
+    count(size, CALLER);
     return __libc_pvalloc(size);
 }
 
-#else
-// A sanitizer brings its own allocator; counting is then unavailable.
-static atomic_int counting;
-static atomic_int_least64_t calls;
-static atomic_int_least64_t requested;
-static atomic_int replaced;
-#endif
+#endif  // A sanitizer brings its own allocator; counting is then unavailable.
 
-void sb_alloc_counting(int on) { atomic_store_explicit(&counting, on ? 1 : 0, memory_order_seq_cst); }
-
-void sb_alloc_reset(void) {
-    atomic_store(&calls, 0);
-    atomic_store(&requested, 0);
+void sb_alloc_start(int all_threads) {
+    pthread_once(&ranges_found, find_ranges);
+    if (all_threads) {
+        atomic_store(&all_calls, 0);
+        atomic_store(&all_bytes, 0);
+        atomic_store(&all_engine, 0);
+        atomic_store(&counting_all, 1);
+    } else {
+        thread_counts = (sb_alloc_counts){0, 0, 0};
+        counting_thread = 1;
+    }
 }
 
-void sb_alloc_read(int64_t *out_calls, int64_t *out_bytes) {
-    *out_calls = atomic_load(&calls);
-    *out_bytes = atomic_load(&requested);
+sb_alloc_counts sb_alloc_stop(void) {
+    if (counting_thread) {
+        counting_thread = 0;
+        return thread_counts;
+    }
+    atomic_store(&counting_all, 0);
+    return (sb_alloc_counts){atomic_load(&all_calls), atomic_load(&all_bytes), atomic_load(&all_engine)};
 }
 
 int sb_alloc_is_counting_allocator(void) {

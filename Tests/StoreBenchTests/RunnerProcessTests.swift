@@ -44,7 +44,9 @@ import Testing
                                "--out", out.url.path])
         #expect(r.status == 0, "\(r.err)")
         let results = try RunResults.read(out.url.appendingPathComponent("latest.json").path)
-        #expect(results.targets.map(\.id.description) == ["sqlite", "lmdb", "grdb", "objectgraph+sqlite", "objectgraph+lmdb", "floor:sqlite", "floor:lmdb"])
+        #expect(results.targets.map(\.id.description) == ["sqlite", "lmdb", "grdb", "objectgraph+sqlite", "objectgraph+lmdb", "floor:sqlite", "floor:lmdb", "c:sqlite", "c:lmdb"])
+        let c = try #require(results.cell(.reference("c:sqlite"), "rows.fetch", "tiny"))
+        #expect(c.status == .ok && (c.floorRatio?.value ?? 0) > 0, "the C reference checks the SQLite floor: floor ÷ C")
         #expect(results.rounds == 2)
         for backend in ["sqlite", "lmdb", "grdb", "objectgraph+sqlite", "objectgraph+lmdb"] {
             for w in ["memory.load", "rows.load", "crud.update.batched", "batch.bulk-insert", "query.any-tag", "rows.fetch", "memory.walk"] {

@@ -5,14 +5,21 @@
 
 /// Allocation counting. This target defines malloc, calloc, realloc, free and the aligned
 /// allocators for the whole process (glibc documents this replacement), forwarding each to
-/// glibc's own implementation. While counting is on, every allocation call and its requested
-/// bytes are counted; while it is off, the cost is one relaxed load per call.
-void sb_alloc_counting(int on);
-void sb_alloc_reset(void);
-/// Allocation calls (malloc, calloc, realloc, aligned) and requested bytes since the reset.
-void sb_alloc_read(int64_t *calls, int64_t *bytes);
-/// 1 when this process's allocator is the counting one (it is not when another library
-/// replaced malloc first, e.g. under valgrind).
+/// glibc's own implementation. While counting is on, every allocation call, its requested
+/// bytes, and whether libsqlite3 or liblmdb made it are counted; while it is off, the cost is
+/// one thread-local and one relaxed load per call.
+typedef struct {
+    int64_t calls;
+    int64_t bytes;
+    /// Calls made straight from libsqlite3 or liblmdb: what a C loop over the engine gets too.
+    int64_t engine_calls;
+} sb_alloc_counts;
+
+/// Starts counting from zero: the calling thread's allocations only (`all_threads` 0: what
+/// tests running in parallel need), or every thread's (1: a cell process).
+void sb_alloc_start(int all_threads);
+sb_alloc_counts sb_alloc_stop(void);
+/// 1 when this process's allocator is the counting one (not under a sanitizer).
 int sb_alloc_is_counting_allocator(void);
 
 /// Hardware instruction counter of the calling thread (user space only), through

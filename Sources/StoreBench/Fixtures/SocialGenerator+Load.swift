@@ -8,29 +8,31 @@ extension SocialGenerator {
         return sum
     }
 
+    /// Records per write transaction of `load` (and of `memory.load`, on backends and floors).
+    public static let loadChunk = 2_000
+    /// Rows per write transaction of `loadRows` (and of `rows.load`).
+    public static let rowsChunk = 10_000
+
     /// Writes the dataset into `repo`: tags, users, posts, comments, then follows, `chunk`
     /// records per write transaction. `progress` gets the records written so far.
-    public func load(into repo: any Repository, chunk: Int = 2_000, progress: (Int) -> Void = { _ in }) throws {
-        var pendingRecords: [Record] = []
-        var pendingLinks: [(String, String, Value, Value)] = []
+    public func load(into repo: any Repository, chunk: Int = loadChunk, progress: (Int) -> Void = { _ in }) throws {
         var written = 0
+        try loadChunks(chunk: chunk) { records, links in
+            try write(records, links, into: repo)
+            written += records.count
+            progress(written)
+        }
+    }
+
+    /// The dataset in the transactions `load` writes: every record in load order, cut after
+    /// each `chunk` records, each piece with the links visited since the previous cut (links
+    /// of the last records of a piece may come in the next). `write` gets each piece once.
+    public func loadChunks(chunk: Int = loadChunk, _ write: (_ records: [Record], _ links: [SocialLink]) throws -> Void) throws {
+        var pendingRecords: [Record] = []
+        var pendingLinks: [SocialLink] = []
         func flush() throws {
             guard !pendingRecords.isEmpty || !pendingLinks.isEmpty else { return }
-            try repo.write { tx in
-                var start = 0
-                while start < pendingRecords.count {
-                    // One insert(contentsOf:) per run of records of the same entity.
-                    var end = start + 1
-                    while end < pendingRecords.count && pendingRecords[end].entity == pendingRecords[start].entity { end += 1 }
-                    try tx.insert(contentsOf: Array(pendingRecords[start..<end]))
-                    start = end
-                }
-                for (entity, relationship, source, target) in pendingLinks {
-                    try tx.link(entity, id: source, relationship, to: target)
-                }
-            }
-            written += pendingRecords.count
-            progress(written)
+            try write(pendingRecords, pendingLinks)
             pendingRecords.removeAll(keepingCapacity: true)
             pendingLinks.removeAll(keepingCapacity: true)
         }
@@ -38,9 +40,24 @@ extension SocialGenerator {
             pendingRecords.append(r)
             if pendingRecords.count >= chunk { try flush() }
         }, link: { entity, relationship, source, target in
-            pendingLinks.append((entity, relationship, source, target))
+            pendingLinks.append(SocialLink(entity: entity, relationship: relationship, source: source, target: target))
         })
         try flush()
+    }
+
+    /// One write transaction of `load`: the records (one insert(contentsOf:) per run of the
+    /// same entity), then the links.
+    public func write(_ records: [Record], _ links: [SocialLink], into repo: any Repository) throws {
+        try repo.write { tx in
+            var start = 0
+            while start < records.count {
+                var end = start + 1
+                while end < records.count && records[end].entity == records[start].entity { end += 1 }
+                try tx.insert(contentsOf: Array(records[start..<end]))
+                start = end
+            }
+            for l in links { try tx.link(l.entity, id: l.source, l.relationship, to: l.target) }
+        }
     }
 
     /// Visits every record, then its links (whose targets were visited earlier), in load order.
@@ -68,7 +85,7 @@ extension SocialGenerator {
     }
 
     /// Writes `count` rows of the 10-integer shape with ids `1…count`.
-    public func loadRows(into repo: any Repository, count: Int, chunk: Int = 10_000, progress: (Int) -> Void = { _ in }) throws {
+    public func loadRows(into repo: any Repository, count: Int, chunk: Int = rowsChunk, progress: (Int) -> Void = { _ in }) throws {
         var next: Int64 = 1
         while next <= Int64(count) {
             let end = min(Int64(count), next + Int64(chunk) - 1)
@@ -78,4 +95,12 @@ extension SocialGenerator {
             next = end + 1
         }
     }
+}
+
+/// A link of the social dataset: `source` of `entity` linked through `relationship` to `target`.
+public struct SocialLink: Sendable, Hashable {
+    public var entity: String
+    public var relationship: String
+    public var source: Value
+    public var target: Value
 }

@@ -5,48 +5,67 @@ import StoreCore
 /// against sqlite3 or LMDB with no abstraction, so each backend can be given as a multiple of
 /// its engine's floor from the same run.
 ///
-/// A floor stores what its workloads need (User, Post and Row tables, with the schema's
-/// indexes) and reads every field of what it fetches into Swift values, as an application would.
+/// "The same work" means: the same transactions (one per operation where the workload opens
+/// one per operation), the same tables, indexes and links (SQLite: the backend's DDL; LMDB: a
+/// primary database per entity, a dupsort database per index and per side of each
+/// relationship), the same durability, every field of what it fetches decoded into Swift
+/// values (text into `String`s) and folded into the runner's checksum (`Touch`) exactly as the
+/// backends' bodies fold it, and nothing more: no allocation per operation beyond the `String`s
+/// it decodes (keys and values are built in reused buffers, statements and transaction
+/// statements are prepared once). `FloorEqualWorkTests` holds every floor to this.
 /// Thread safety: one floor per cell process, used by one thread.
 public protocol Floor: AnyObject {
     /// The engine this floor measures: `sqlite` or `lmdb`.
     var engine: String { get }
-    /// Stores users and posts of the social dataset.
-    func loadSocial(_ g: SocialGenerator) throws
-    /// Stores rows `1…count` of the 10-integer shape.
-    func loadRows(_ g: SocialGenerator, count: Int) throws
+    /// Read and write transactions begun so far, counted where the floor begins one (an LMDB
+    /// write that grows the map and starts again counts twice).
+    var transactionsBegun: Int { get }
+    /// One write transaction of `memory.load`: stores `records` (tags, users, posts, comments),
+    /// then `links`, as `SocialGenerator.write(_:_:into:)` stores them in a backend.
+    func storeSocial(_ records: [Record], links: [SocialLink]) throws
+    /// Stores rows `1…count` of the 10-integer shape, `SocialGenerator.rowsChunk` per write
+    /// transaction, each transaction timed as a unit.
+    func loadRows(_ g: SocialGenerator, count: Int, timer: OperationTimer) throws
     /// Inserts `users` in one write transaction, timed as one unit of `users.count` operations.
     func insertUsers(_ users: [UserInput], timer: OperationTimer) throws
-    /// Reads posts by primary key, `perTransaction` per read transaction; returns a sink value.
+    /// Reads posts by primary key, `perTransaction` per read transaction; returns the sink.
     func readPosts(_ ids: [Int64], perTransaction: Int, timer: OperationTimer) throws -> Int
-    /// Reads every post, every field; counted as one operation per post.
+    /// Reads the `hot` posts `rounds` times in one read transaction, each round timed as a unit.
+    func rereadPosts(_ hot: [Int64], rounds: Int, timer: OperationTimer) throws -> Int
+    /// Reads every post, every field, in one read transaction; one operation per post.
     func scanPosts(timer: OperationTimer) throws -> Int
     /// Inserts rows `first…first+count-1` in one write transaction.
     func insertRows(first: Int64, count: Int, timer: OperationTimer) throws
-    /// Reads every row, every column; counted as one operation per row.
+    /// Reads every row, every column, in one read transaction; one operation per row.
     func fetchRows(timer: OperationTimer) throws -> Int
     func close()
 }
 
 extension Floor {
-    /// Stores rows `1…count` through the floor's own insert loop, 10,000 per transaction.
-    public func loadRows(_ g: SocialGenerator, count: Int) throws {
-        let untimed = OperationTimer(minimumSpan: 0)
-        for first in stride(from: 1, through: count, by: 10_000) {
-            try insertRows(first: Int64(first), count: min(10_000, count - first + 1), timer: untimed)
+    /// Stores rows `1…count` through the floor's own insert loop, `SocialGenerator.rowsChunk`
+    /// per transaction (each timed by `insertRows`).
+    public func loadRows(_ g: SocialGenerator, count: Int, timer: OperationTimer) throws {
+        for first in stride(from: 1, through: count, by: SocialGenerator.rowsChunk) {
+            try insertRows(first: Int64(first), count: min(SocialGenerator.rowsChunk, count - first + 1), timer: timer)
         }
     }
 
-    /// Stores every user through the floor's own insert loop, 5,000 per transaction.
-    func loadUsers(_ g: SocialGenerator) throws {
-        let untimed = OperationTimer(minimumSpan: 0)
-        for first in stride(from: 1, through: g.users, by: 5_000) {
-            try insertUsers((first...min(g.users, first + 4_999)).map { UserInput(g.user(Int64($0))) }, timer: untimed)
+    /// Stores the social dataset in the transactions `SocialGenerator.load` uses, timing only
+    /// the transactions (the generator's work is outside the span), as one unit of
+    /// `g.recordCount` operations.
+    public func loadSocial(_ g: SocialGenerator, timer: OperationTimer) throws {
+        var elapsed: UInt64 = 0
+        try g.loadChunks { records, links in
+            let start = MonotonicClock.now()
+            try storeSocial(records, links: links)
+            elapsed &+= MonotonicClock.now() &- start
         }
+        timer.record(elapsed, operations: g.recordCount)
     }
 }
 
-/// The built-in floor programs: one bare C-API floor per engine.
+/// The built-in floor programs: one bare C-API floor per engine, and the C reference that
+/// checks each floor on the rows workloads.
 public enum Floors {
     public static let sqlite = FloorProgram(id: .floor("sqlite"), engine: "sqlite",
                                             summary: "Bare sqlite3 C API loops, no abstraction") { dir, durability in
@@ -58,8 +77,28 @@ public enum Floors {
         try LMDBFloor(directory: dir.path, durability: durability)
     }
 
+    /// The rows workloads in plain C (`Sources/CReference`), checking `floor:<engine>`.
+    public static func cReference(_ engine: String) -> FloorProgram {
+        FloorProgram(id: .reference("c:\(engine)"), engine: engine, checks: .floor(engine),
+                     workloads: ["rows.load", "rows.insert", "rows.fetch"],
+                     summary: "The rows workloads as plain C over the \(engine) C API: the physical limit the Swift floor is checked against") { dir, durability in
+            try CReferenceFloors.open(engine: engine, directory: dir, durability: durability)
+        }
+    }
+
     /// Every built-in program, floors first.
-    public static let builtin: [FloorProgram] = [sqlite, lmdb]
+    public static let builtin: [FloorProgram] = [sqlite, lmdb, cReference("sqlite"), cReference("lmdb")]
+
+    /// The engines with a floor.
+    public static var engines: [String] { builtin.filter { $0.id.kind == .floor }.map(\.engine) }
+
+    /// The floor of `engine`, over a store in `directory` (created when missing).
+    public static func open(engine: String, directory: URL, durability: Durability) throws -> any Floor {
+        guard let p = builtin.first(where: { $0.id == .floor(engine) }) else {
+            throw BenchError("no floor for engine '\(engine)'; floors exist for \(engines.joined(separator: ", "))")
+        }
+        return try p.open(directory, durability: durability)
+    }
 }
 
 /// A user's fields as plain Swift values, for the floors to bind.
@@ -109,9 +148,14 @@ public struct PostOutput: Sendable {
         self.published = published
     }
 
-    /// Folds every field into an integer so no read can be optimized away.
+    /// Every field folded in attribute order, exactly as `Touch.row` folds a backend's `Post`.
     public var touch: Int {
-        Int(truncatingIfNeeded: id) &+ title.utf8.count &+ body.utf8.count &+ Int(truncatingIfNeeded: score)
-            &+ Int(createdAt.timeIntervalSince1970) &+ Int(rating ?? 0) &+ (published ? 1 : 0)
+        var h = Touch.fold(0, Touch.int(id))
+        h = Touch.fold(h, Touch.string(title))
+        h = Touch.fold(h, Touch.string(body))
+        h = Touch.fold(h, Touch.int(score))
+        h = Touch.fold(h, Touch.date(createdAt))
+        h = Touch.fold(h, rating.map(Touch.double) ?? Touch.null)
+        return Touch.fold(h, Touch.bool(published))
     }
 }

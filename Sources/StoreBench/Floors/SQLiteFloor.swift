@@ -2,33 +2,62 @@ import CSQLite
 import Foundation
 import StoreCore
 
-/// The SQLite floor: prepared statements bound and stepped directly, in WAL mode with the same
-/// `synchronous` setting SQLiteStore uses for the run's durability.
+/// The SQLite floor: prepared statements bound and stepped directly, on SQLiteStore's tables
+/// and indexes (the same DDL), in WAL mode with the `synchronous` setting SQLiteStore uses for
+/// the run's durability, one transaction per operation where the workload opens one per
+/// operation (`BEGIN` for reads, `BEGIN IMMEDIATE` for writes, as SQLiteStore does).
+///
+/// Statements, transaction statements included, are prepared once (`SQLITE_PREPARE_PERSISTENT`,
+/// as SQLiteStore prepares its cached ones). Text and blobs are copied into one reused buffer and
+/// bound `SQLITE_STATIC`, so binding allocates nothing.
 ///
 /// Internal: owns one connection and its statements, all freed in `close()`.
 final class SQLiteFloor: Floor {
     let engine = "sqlite"
+    private(set) var transactionsBegun = 0
     private var db: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]
-    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+    private var beginRead: OpaquePointer?
+    private var beginWrite: OpaquePointer?
+    private var commitStatement: OpaquePointer?
+    private var rollbackStatement: OpaquePointer?
+    /// Text and blobs of the values being bound (bound `SQLITE_STATIC`, valid until the next bind).
+    private let scratch = ScratchBuffer()
 
-    private static let ddl = [
-        """
-        CREATE TABLE IF NOT EXISTS "User" ("id" INTEGER PRIMARY KEY NOT NULL, "username" TEXT NOT NULL, \
-        "displayName" TEXT NOT NULL, "email" TEXT, "age" INTEGER, "score" REAL NOT NULL, "active" INTEGER NOT NULL, \
-        "joinedAt" REAL NOT NULL, "avatar" BLOB, "externalID" BLOB)
-        """,
-        #"CREATE UNIQUE INDEX IF NOT EXISTS "User_username" ON "User" ("username")"#,
-        #"CREATE INDEX IF NOT EXISTS "User_age_score" ON "User" ("age", "score")"#,
-        """
-        CREATE TABLE IF NOT EXISTS "Post" ("id" INTEGER PRIMARY KEY NOT NULL, "title" TEXT NOT NULL, "body" TEXT NOT NULL, \
-        "score" INTEGER NOT NULL, "createdAt" REAL NOT NULL, "rating" REAL, "published" INTEGER NOT NULL, "author" INTEGER)
-        """,
-        #"CREATE INDEX IF NOT EXISTS "Post_createdAt" ON "Post" ("createdAt")"#,
-        #"CREATE INDEX IF NOT EXISTS "Post_published_score" ON "Post" ("published", "score")"#,
-        #"CREATE INDEX IF NOT EXISTS "Post_author" ON "Post" ("author")"#,
+    /// SQLiteStore's DDL for `BenchSchema` (as `SQLSchemaMapping.ddl()` writes it; a test compares
+    /// the two `sqlite_master`s). Profile stays empty but exists, as in every SQLiteStore file.
+    static let ddl = [
+        #"CREATE TABLE IF NOT EXISTS "User" ("id" INTEGER PRIMARY KEY NOT NULL, "username" TEXT NOT NULL, "displayName" TEXT NOT NULL, "email" TEXT, "age" INTEGER, "score" REAL NOT NULL, "active" INTEGER NOT NULL, "joinedAt" REAL NOT NULL, "avatar" BLOB, "externalID" BLOB)"#,
+        #"CREATE UNIQUE INDEX IF NOT EXISTS "idx_User_username" ON "User" ("username")"#,
+        #"CREATE INDEX IF NOT EXISTS "idx_User_age_score" ON "User" ("age", "score")"#,
+        #"CREATE TABLE IF NOT EXISTS "sb_j_User_followers" ("src" INTEGER NOT NULL, "dst" INTEGER NOT NULL, PRIMARY KEY ("src", "dst")) WITHOUT ROWID"#,
+        #"CREATE INDEX IF NOT EXISTS "sb_j_User_followers_dst" ON "sb_j_User_followers" ("dst", "src")"#,
+        #"CREATE TABLE IF NOT EXISTS "Post" ("id" INTEGER PRIMARY KEY NOT NULL, "title" TEXT NOT NULL, "body" TEXT NOT NULL, "score" INTEGER NOT NULL, "createdAt" REAL NOT NULL, "rating" REAL, "published" INTEGER NOT NULL, "author" INTEGER)"#,
+        #"CREATE INDEX IF NOT EXISTS "idx_Post_createdAt" ON "Post" ("createdAt")"#,
+        #"CREATE INDEX IF NOT EXISTS "idx_Post_published_score" ON "Post" ("published", "score")"#,
+        #"CREATE INDEX IF NOT EXISTS "sb_fk_Post_author" ON "Post" ("author")"#,
+        #"CREATE TABLE IF NOT EXISTS "sb_j_Post_tags" ("src" INTEGER NOT NULL, "dst" TEXT NOT NULL, PRIMARY KEY ("src", "dst")) WITHOUT ROWID"#,
+        #"CREATE INDEX IF NOT EXISTS "sb_j_Post_tags_dst" ON "sb_j_Post_tags" ("dst", "src")"#,
+        #"CREATE TABLE IF NOT EXISTS "Comment" ("id" INTEGER PRIMARY KEY NOT NULL, "text" TEXT NOT NULL, "createdAt" REAL NOT NULL, "post" INTEGER, "author" INTEGER, "parent" INTEGER)"#,
+        #"CREATE INDEX IF NOT EXISTS "sb_fk_Comment_post" ON "Comment" ("post")"#,
+        #"CREATE INDEX IF NOT EXISTS "sb_fk_Comment_author" ON "Comment" ("author")"#,
+        #"CREATE INDEX IF NOT EXISTS "sb_fk_Comment_parent" ON "Comment" ("parent")"#,
+        #"CREATE TABLE IF NOT EXISTS "Tag" ("name" TEXT PRIMARY KEY NOT NULL, "color" TEXT) WITHOUT ROWID"#,
+        #"CREATE TABLE IF NOT EXISTS "Profile" ("id" BLOB PRIMARY KEY NOT NULL, "bio" TEXT, "user" INTEGER) WITHOUT ROWID"#,
+        #"CREATE UNIQUE INDEX IF NOT EXISTS "sb_fk_Profile_user" ON "Profile" ("user")"#,
         #"CREATE TABLE IF NOT EXISTS "Row" ("id" INTEGER PRIMARY KEY NOT NULL, "i0" INTEGER NOT NULL, "i1" INTEGER NOT NULL, "i2" INTEGER NOT NULL, "i3" INTEGER NOT NULL, "i4" INTEGER NOT NULL, "i5" INTEGER NOT NULL, "i6" INTEGER NOT NULL, "i7" INTEGER NOT NULL, "i8" INTEGER NOT NULL, "i9" INTEGER NOT NULL)"#,
     ]
+
+    // The statements, in SQLiteStore's column lists.
+    static let insertUser = #"INSERT INTO "User" ("id", "username", "displayName", "email", "age", "score", "active", "joinedAt", "avatar", "externalID") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"#
+    static let insertPost = #"INSERT INTO "Post" ("id", "title", "body", "score", "createdAt", "rating", "published") VALUES (?, ?, ?, ?, ?, ?, ?)"#
+    static let insertComment = #"INSERT INTO "Comment" ("id", "text", "createdAt") VALUES (?, ?, ?)"#
+    static let insertTag = #"INSERT INTO "Tag" ("name", "color") VALUES (?, ?)"#
+    static let insertRow = #"INSERT INTO "Row" ("id", "i0", "i1", "i2", "i3", "i4", "i5", "i6", "i7", "i8", "i9") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"#
+    static let postColumns = #""id", "title", "body", "score", "createdAt", "rating", "published""#
+    static let selectPost = #"SELECT \#(postColumns) FROM "Post" WHERE "id" = ?"#
+    static let scanPostsSQL = #"SELECT \#(postColumns) FROM "Post" ORDER BY "id""#
+    static let fetchRowsSQL = #"SELECT "id", "i0", "i1", "i2", "i3", "i4", "i5", "i6", "i7", "i8", "i9" FROM "Row" ORDER BY "id""#
 
     init(path: String, durability: Durability) throws {
         var handle: OpaquePointer?
@@ -38,7 +67,13 @@ final class SQLiteFloor: Floor {
             if rc != SQLITE_OK { throw failure(rc, "open \(path)") }
             try exec("PRAGMA journal_mode = WAL")
             try exec("PRAGMA synchronous = \(durability == .durable ? "FULL" : "NORMAL")")
+            try exec("BEGIN IMMEDIATE")
             for sql in Self.ddl { try exec(sql) }
+            try exec("COMMIT")
+            beginRead = try statement("BEGIN")
+            beginWrite = try statement("BEGIN IMMEDIATE")
+            commitStatement = try statement("COMMIT")
+            rollbackStatement = try statement("ROLLBACK")
         } catch {
             close()
             throw error
@@ -50,78 +85,93 @@ final class SQLiteFloor: Floor {
     func close() {
         for (_, s) in statements { sqlite3_finalize(s) }
         statements = [:]
+        beginRead = nil
+        beginWrite = nil
+        commitStatement = nil
+        rollbackStatement = nil
         if let db { sqlite3_close_v2(db) }
         db = nil
     }
 
     // MARK: Loading
 
-    func loadSocial(_ g: SocialGenerator) throws {
-        try loadUsers(g)
-        try exec("BEGIN IMMEDIATE")
-        let s = try statement(#"INSERT INTO "Post" VALUES (?, ?, ?, ?, ?, ?, ?, ?)"#)
-        for pid in 1...Int64(g.posts) {
-            let p = g.post(pid)
-            let r = p.record
-            sqlite3_bind_int64(s, 1, pid)
-            bindText(s, 2, r[1].stringValue!)
-            bindText(s, 3, r[2].stringValue!)
-            sqlite3_bind_int64(s, 4, r[3].int64Value!)
-            sqlite3_bind_double(s, 5, r[4].dateValue!.timeIntervalSince1970)
-            if let rating = r[5].doubleValue { sqlite3_bind_double(s, 6, rating) } else { sqlite3_bind_null(s, 6) }
-            sqlite3_bind_int64(s, 7, r[6].boolValue! ? 1 : 0)
-            sqlite3_bind_int64(s, 8, p.author)
-            try stepDone(s, "insert post \(pid)")
+    func storeSocial(_ records: [Record], links: [SocialLink]) throws {
+        let (user, post, comment, tag) = (try statement(Self.insertUser), try statement(Self.insertPost),
+                                          try statement(Self.insertComment), try statement(Self.insertTag))
+        try transaction(write: true) {
+            for r in records {
+                switch r.entity.name {
+                case "User": bindUser(user, UserInput(r)); try stepDone(user, "insert user")
+                case "Post": bind(post, r.values); try stepDone(post, "insert post")
+                case "Comment": bind(comment, r.values); try stepDone(comment, "insert comment")
+                case "Tag": bind(tag, r.values); try stepDone(tag, "insert tag")
+                default: throw BenchError("sqlite floor: no table for \(r.entity.name)")
+                }
+            }
+            for l in links {
+                let s = try statement(Self.linkSQL(l))
+                bind(s, l.target, l.source)
+                try stepDone(s, "link \(l.entity).\(l.relationship)")
+            }
         }
-        try exec("COMMIT")
+    }
+
+    /// Where a link of the dataset lives, as SQLiteStore stores it: a foreign-key column on the
+    /// to-one side, a join table (`src` the side whose name sorts first) for many-to-many.
+    /// Bound with (target, source).
+    static func linkSQL(_ l: SocialLink) throws -> String {
+        switch (l.entity, l.relationship) {
+        case ("Post", "author"): #"UPDATE "Post" SET "author" = ? WHERE "id" = ?"#
+        case ("Post", "tags"): #"INSERT OR IGNORE INTO "sb_j_Post_tags" ("dst", "src") VALUES (?, ?)"#
+        case ("Comment", "post"): #"UPDATE "Comment" SET "post" = ? WHERE "id" = ?"#
+        case ("Comment", "author"): #"UPDATE "Comment" SET "author" = ? WHERE "id" = ?"#
+        case ("Comment", "parent"): #"UPDATE "Comment" SET "parent" = ? WHERE "id" = ?"#
+        case ("User", "following"): #"INSERT OR IGNORE INTO "sb_j_User_followers" ("src", "dst") VALUES (?, ?)"#
+        default: throw BenchError("sqlite floor: no storage for the link \(l.entity).\(l.relationship)")
+        }
     }
 
     // MARK: Workloads
 
     func insertUsers(_ users: [UserInput], timer: OperationTimer) throws {
-        let s = try statement(#"INSERT INTO "User" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"#)
+        let s = try statement(Self.insertUser)
         try timer.unit(operations: users.count) {
-            try exec("BEGIN IMMEDIATE")
-            do {
+            try transaction(write: true) {
                 for u in users {
-                    sqlite3_bind_int64(s, 1, u.id)
-                    bindText(s, 2, u.username)
-                    bindText(s, 3, u.displayName)
-                    if let e = u.email { bindText(s, 4, e) } else { sqlite3_bind_null(s, 4) }
-                    if let a = u.age { sqlite3_bind_int64(s, 5, a) } else { sqlite3_bind_null(s, 5) }
-                    sqlite3_bind_double(s, 6, u.score)
-                    sqlite3_bind_int64(s, 7, u.active ? 1 : 0)
-                    sqlite3_bind_double(s, 8, u.joinedAt)
-                    if let b = u.avatar { bindBlob(s, 9, b) } else { sqlite3_bind_null(s, 9) }
-                    if let x = u.externalID { withUnsafeBytes(of: x.uuid) { bindBlob(s, 10, Array($0)) } } else { sqlite3_bind_null(s, 10) }
+                    bindUser(s, u)
                     try stepDone(s, "insert user \(u.id)")
                 }
-                try exec("COMMIT")
-            } catch {
-                try? exec("ROLLBACK")
-                throw error
             }
         }
     }
 
     func readPosts(_ ids: [Int64], perTransaction: Int, timer: OperationTimer) throws -> Int {
-        let s = try statement(#"SELECT "id", "title", "body", "score", "createdAt", "rating", "published" FROM "Post" WHERE "id" = ?"#)
+        let s = try statement(Self.selectPost)
         var sink = 0
-        func read(_ id: Int64) throws {
-            sqlite3_bind_int64(s, 1, id)
-            defer { sqlite3_reset(s) }
-            guard sqlite3_step(s) == SQLITE_ROW else { throw failure(sqlite3_errcode(db), "post \(id) not found") }
-            sink &+= post(s).touch
-        }
         if perTransaction <= 1 {
-            try timer.each(ids.count) { try read(ids[$0]) }
+            try timer.each(ids.count) { i in
+                try transaction(write: false) { sink &+= try readPost(s, ids[i]) }
+            }
         } else {
             for start in stride(from: 0, to: ids.count, by: perTransaction) {
                 let end = min(ids.count, start + perTransaction)
                 try timer.unit(operations: end - start) {
-                    try exec("BEGIN")
-                    defer { try? exec("COMMIT") }
-                    for i in start..<end { try read(ids[i]) }
+                    try transaction(write: false) {
+                        for i in start..<end { sink &+= try readPost(s, ids[i]) }
+                    }
+                }
+            }
+        }
+        return sink
+    }
+
+    func rereadPosts(_ hot: [Int64], rounds: Int, timer: OperationTimer) throws -> Int {
+        let s = try statement(Self.selectPost)
+        var sink = 0
+        try transaction(write: false) {
+            for _ in 0..<rounds {
+                try timer.unit(operations: hot.count) {
+                    for id in hot { sink &+= try readPost(s, id) }
                 }
             }
         }
@@ -130,88 +180,245 @@ final class SQLiteFloor: Floor {
 
     func scanPosts(timer: OperationTimer) throws -> Int {
         var sink = 0
-        try walk(#"SELECT "id", "title", "body", "score", "createdAt", "rating", "published" FROM "Post""#, timer: timer) { s in
-            sink &+= post(s).touch
-        }
+        try walk(try statement(Self.scanPostsSQL), timer: timer) { s in sink &+= post(s).touch }
         return sink
     }
 
     func insertRows(first: Int64, count: Int, timer: OperationTimer) throws {
-        let s = try statement(#"INSERT INTO "Row" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"#)
+        let s = try statement(Self.insertRow)
         try timer.unit(operations: count) {
-            try exec("BEGIN IMMEDIATE")
-            do {
+            try transaction(write: true) {
                 for id in first..<(first + Int64(count)) {
                     sqlite3_bind_int64(s, 1, id)
                     for k in 0..<10 { sqlite3_bind_int64(s, Int32(k + 2), id &* 10 &+ Int64(k)) }
                     try stepDone(s, "insert row \(id)")
                 }
-                try exec("COMMIT")
-            } catch {
-                try? exec("ROLLBACK")
-                throw error
             }
         }
     }
 
     func fetchRows(timer: OperationTimer) throws -> Int {
         var sink = 0
-        try walk(#"SELECT "id", "i0", "i1", "i2", "i3", "i4", "i5", "i6", "i7", "i8", "i9" FROM "Row""#, timer: timer) { s in
-            for c in 0..<Int32(11) { sink &+= Int(truncatingIfNeeded: sqlite3_column_int64(s, c)) }
+        try walk(try statement(Self.fetchRowsSQL), timer: timer) { s in
+            var h = 0
+            for c in 0..<Int32(11) { h = Touch.fold(h, Touch.int(sqlite3_column_int64(s, c))) }
+            sink &+= h
+        }
+        return sink
+    }
+
+    // MARK: Inspection (tests)
+
+    /// What is stored, by entity and by link (`Entity.relationship`), as the generator counts it.
+    func storedCounts() throws -> [String: Int] {
+        func scalar(_ sql: String) throws -> Int {
+            let s = try statement(sql)
+            defer { sqlite3_reset(s) }
+            guard sqlite3_step(s) == SQLITE_ROW else { throw failure(sqlite3_errcode(db), sql) }
+            return Int(sqlite3_column_int64(s, 0))
+        }
+        func count(_ table: String, notNull column: String? = nil) throws -> Int {
+            try scalar("SELECT COUNT(*) FROM \"\(table)\"" + (column.map { " WHERE \"\($0)\" IS NOT NULL" } ?? ""))
+        }
+        return [
+            "User": try count("User"), "Post": try count("Post"), "Comment": try count("Comment"), "Tag": try count("Tag"),
+            "Post.author": try count("Post", notNull: "author"), "Post.tags": try count("sb_j_Post_tags"),
+            "Comment.post": try count("Comment", notNull: "post"), "Comment.author": try count("Comment", notNull: "author"),
+            "Comment.parent": try count("Comment", notNull: "parent"), "User.following": try count("sb_j_User_followers"),
+        ]
+    }
+
+    /// The `sql` of every table and index, sorted.
+    func schemaSQL() throws -> [String] {
+        let s = try statement("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY sql")
+        defer { sqlite3_reset(s) }
+        var out: [String] = []
+        while sqlite3_step(s) == SQLITE_ROW { out.append(text(s, 0)) }
+        return out
+    }
+
+    /// The checksum of every user, every field, as `Touch.row` folds a backend's `User`.
+    func usersChecksum() throws -> Int {
+        let s = try statement(#"SELECT "id", "username", "displayName", "email", "age", "score", "active", "joinedAt", "avatar", "externalID" FROM "User" ORDER BY "id""#)
+        var sink = 0
+        try transaction(write: false) {
+            defer { sqlite3_reset(s) }
+            while sqlite3_step(s) == SQLITE_ROW {
+                var h = Touch.fold(0, Touch.int(sqlite3_column_int64(s, 0)))
+                h = Touch.fold(h, Touch.string(text(s, 1)))
+                h = Touch.fold(h, Touch.string(text(s, 2)))
+                h = Touch.fold(h, isNull(s, 3) ? Touch.null : Touch.string(text(s, 3)))
+                h = Touch.fold(h, isNull(s, 4) ? Touch.null : Touch.int(sqlite3_column_int64(s, 4)))
+                h = Touch.fold(h, Touch.double(sqlite3_column_double(s, 5)))
+                h = Touch.fold(h, Touch.bool(sqlite3_column_int64(s, 6) != 0))
+                h = Touch.fold(h, Touch.date(Date(timeIntervalSince1970: sqlite3_column_double(s, 7))))
+                h = Touch.fold(h, isNull(s, 8) ? Touch.null : Int(sqlite3_column_bytes(s, 8)))
+                if isNull(s, 9) {
+                    h = Touch.fold(h, Touch.null)
+                } else {
+                    let p = sqlite3_column_blob(s, 9)!
+                    h = Touch.fold(h, Int(truncatingIfNeeded: p.loadUnaligned(as: Int64.self)))
+                }
+                sink &+= h
+            }
         }
         return sink
     }
 
     // MARK: Helpers (internal)
 
-    /// Steps through every row of `sql` in one read transaction, timed as one span of one
-    /// operation per row.
-    private func walk(_ sql: String, timer: OperationTimer, _ body: (OpaquePointer) -> Void) throws {
-        let s = try statement(sql)
+    /// The one place a transaction begins: `BEGIN IMMEDIATE` for writes, `BEGIN` for reads
+    /// (SQLiteStore's statements), then `COMMIT`, or `ROLLBACK` when `body` or the commit throws.
+    @inline(__always)
+    private func transaction<T>(write: Bool, _ body: () throws -> T) throws -> T {
+        transactionsBegun += 1
+        try stepDone(write ? beginWrite! : beginRead!, write ? "BEGIN IMMEDIATE" : "BEGIN")
+        do {
+            let result = try body()
+            try stepDone(commitStatement!, "COMMIT")
+            return result
+        } catch {
+            sqlite3_step(rollbackStatement)
+            sqlite3_reset(rollbackStatement)
+            throw error
+        }
+    }
+
+    /// One post by key, folded.
+    @inline(__always)
+    private func readPost(_ s: OpaquePointer, _ id: Int64) throws -> Int {
+        sqlite3_bind_int64(s, 1, id)
+        defer { sqlite3_reset(s) }
+        guard sqlite3_step(s) == SQLITE_ROW else { throw failure(sqlite3_errcode(db), "post \(id) not found") }
+        return post(s).touch
+    }
+
+    /// Steps through every row of `s` in one read transaction, timed as one span (from before
+    /// `BEGIN` to after `COMMIT`, as the backends' scans are) of one operation per row.
+    private func walk(_ s: OpaquePointer, timer: OperationTimer, _ body: (OpaquePointer) -> Void) throws {
         var rows = 0
         let started = MonotonicClock.now()
-        try exec("BEGIN")
-        defer { try? exec("COMMIT") }
-        defer { sqlite3_reset(s) }
-        while sqlite3_step(s) == SQLITE_ROW {
-            body(s)
-            rows += 1
+        try transaction(write: false) {
+            defer { sqlite3_reset(s) }
+            while true {
+                let rc = sqlite3_step(s)
+                if rc == SQLITE_DONE { break }
+                guard rc == SQLITE_ROW else { throw failure(rc, "scan") }
+                body(s)
+                rows += 1
+            }
         }
         timer.record(MonotonicClock.now() &- started, operations: rows)
     }
 
+    @inline(__always)
     private func post(_ s: OpaquePointer) -> PostOutput {
         PostOutput(
             id: sqlite3_column_int64(s, 0), title: text(s, 1), body: text(s, 2), score: sqlite3_column_int64(s, 3),
             createdAt: Date(timeIntervalSince1970: sqlite3_column_double(s, 4)),
-            rating: sqlite3_column_type(s, 5) == SQLITE_NULL ? nil : sqlite3_column_double(s, 5),
+            rating: isNull(s, 5) ? nil : sqlite3_column_double(s, 5),
             published: sqlite3_column_int64(s, 6) != 0)
     }
 
+    @inline(__always)
+    private func isNull(_ s: OpaquePointer, _ i: Int32) -> Bool { sqlite3_column_type(s, i) == SQLITE_NULL }
+
+    @inline(__always)
     private func text(_ s: OpaquePointer, _ i: Int32) -> String {
         guard let p = sqlite3_column_text(s, i) else { return "" }
         return String(decoding: UnsafeBufferPointer(start: p, count: Int(sqlite3_column_bytes(s, i))), as: UTF8.self)
     }
 
-    private func bindText(_ s: OpaquePointer, _ i: Int32, _ v: String) {
-        var v = v
-        _ = v.withUTF8 { sqlite3_bind_text(s, i, $0.baseAddress, Int32($0.count), Self.transient) }
+    /// Binds a user's fields; text and blobs go through the scratch buffer.
+    @inline(__always)
+    private func bindUser(_ s: OpaquePointer, _ u: UserInput) {
+        scratch.reset()
+        scratch.append(u.username)
+        scratch.append(u.displayName)
+        if let e = u.email { scratch.append(e) }
+        if let a = u.avatar { scratch.append(a) }
+        if let x = u.externalID { withUnsafeBytes(of: x.uuid) { scratch.append($0) } }
+        var at = 0
+        sqlite3_bind_int64(s, 1, u.id)
+        bindScratchText(s, 2, &at, u.username.utf8.count)
+        bindScratchText(s, 3, &at, u.displayName.utf8.count)
+        if let e = u.email { bindScratchText(s, 4, &at, e.utf8.count) } else { sqlite3_bind_null(s, 4) }
+        if let a = u.age { sqlite3_bind_int64(s, 5, a) } else { sqlite3_bind_null(s, 5) }
+        sqlite3_bind_double(s, 6, u.score)
+        sqlite3_bind_int64(s, 7, u.active ? 1 : 0)
+        sqlite3_bind_double(s, 8, u.joinedAt)
+        if let a = u.avatar { bindScratchBlob(s, 9, &at, a.count) } else { sqlite3_bind_null(s, 9) }
+        if u.externalID != nil { bindScratchBlob(s, 10, &at, 16) } else { sqlite3_bind_null(s, 10) }
     }
 
-    private func bindBlob(_ s: OpaquePointer, _ i: Int32, _ v: [UInt8]) {
-        _ = v.withUnsafeBytes { sqlite3_bind_blob(s, i, $0.baseAddress, Int32($0.count), Self.transient) }
+    /// Binds values to parameters 1…n (text and blobs through the scratch buffer).
+    private func bind(_ s: OpaquePointer, _ values: [Value]) {
+        scratch.reset()
+        for v in values { stage(v) }
+        var at = 0
+        for (k, v) in values.enumerated() { bind(s, Int32(k + 1), v, &at) }
     }
 
-    private func stepDone(_ s: OpaquePointer, _ what: String) throws {
+    /// Binds two values to parameters 1 and 2.
+    private func bind(_ s: OpaquePointer, _ a: Value, _ b: Value) {
+        scratch.reset()
+        stage(a)
+        stage(b)
+        var at = 0
+        bind(s, 1, a, &at)
+        bind(s, 2, b, &at)
+    }
+
+    /// Copies a value's text or blob bytes into the scratch buffer (before any is bound: the
+    /// buffer may move while it grows).
+    @inline(__always)
+    private func stage(_ v: Value) {
+        switch v {
+        case .string(let x): scratch.append(x)
+        case .bytes(let b): scratch.append(b)
+        case .uuid(let u): withUnsafeBytes(of: u.uuid) { scratch.append($0) }
+        default: break
+        }
+    }
+
+    @inline(__always)
+    private func bind(_ s: OpaquePointer, _ i: Int32, _ v: Value, _ at: inout Int) {
+        switch v {
+        case .null: sqlite3_bind_null(s, i)
+        case .int64(let n): sqlite3_bind_int64(s, i, n)
+        case .double(let d): sqlite3_bind_double(s, i, d)
+        case .bool(let b): sqlite3_bind_int64(s, i, b ? 1 : 0)
+        case .date(let d): sqlite3_bind_double(s, i, d.timeIntervalSince1970)
+        case .string(let x): bindScratchText(s, i, &at, x.utf8.count)
+        case .bytes(let b): bindScratchBlob(s, i, &at, b.count)
+        case .uuid: bindScratchBlob(s, i, &at, 16)
+        }
+    }
+
+    @inline(__always)
+    private func bindScratchText(_ s: OpaquePointer, _ i: Int32, _ at: inout Int, _ n: Int) {
+        sqlite3_bind_text(s, i, (scratch.base + at).assumingMemoryBound(to: CChar.self), Int32(n), nil)  // nil: SQLITE_STATIC
+        at += n
+    }
+
+    @inline(__always)
+    private func bindScratchBlob(_ s: OpaquePointer, _ i: Int32, _ at: inout Int, _ n: Int) {
+        sqlite3_bind_blob(s, i, scratch.base + at, Int32(n), nil)  // nil: SQLITE_STATIC
+        at += n
+    }
+
+    /// Steps a statement that returns no row, then resets it. `what` is built only on failure.
+    @inline(__always)
+    private func stepDone(_ s: OpaquePointer, _ what: @autoclosure () -> String) throws {
         let rc = sqlite3_step(s)
         sqlite3_reset(s)
-        if rc != SQLITE_DONE { throw failure(rc, what) }
+        if rc != SQLITE_DONE { throw failure(rc, what()) }
     }
 
     private func statement(_ sql: String) throws -> OpaquePointer {
         if let s = statements[sql] { return s }
         var s: OpaquePointer?
-        let rc = sqlite3_prepare_v2(db, sql, -1, &s, nil)
+        let rc = sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &s, nil)
         guard rc == SQLITE_OK, let s else { throw failure(rc, sql) }
         statements[sql] = s
         return s

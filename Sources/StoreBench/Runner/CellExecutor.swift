@@ -67,10 +67,10 @@ public struct CellExecutor {
                 let isCounted = counted && rep == total - 1
                 let isMeasured = !isCounted && rep >= total - (counted ? 1 : 0) - measured
                 if isCounted {
-                    let c = try AllocationCounter.counting { try opened.run(prepared, timer) }
+                    let c = try AllocationCounter.counting(allThreads: false) { try opened.run(prepared, timer) }
                     sink &+= c.result
                     let ops = Double(max(1, timer.operations))
-                    allocations = AllocationCount(callsPerOperation: Double(c.calls) / ops, bytesPerOperation: Double(c.bytes) / ops)
+                    allocations = AllocationCount(callsPerOperation: Double(c.tally.calls) / ops, bytesPerOperation: Double(c.tally.bytes) / ops)
                 } else if isMeasured {
                     if let cpu {
                         let c = try cpu.counting { try Self.measuredRegion { try opened.run(prepared, timer) } }

@@ -104,11 +104,7 @@ enum CRUDWorkloads {
                     }
                     return sink
                 },
-                floor: { floor, input, timer in
-                    let (hot, rounds) = input
-                    let keys = Array((0..<rounds).map { _ in hot }.joined())
-                    return try floor.readPosts(keys, perTransaction: keys.count, timer: timer)
-                })
+                floor: { floor, input, timer in try floor.rereadPosts(input.0, rounds: input.1, timer: timer) })
     }
 
     static func update(_ batched: Bool) -> Workload {

@@ -13,20 +13,28 @@ enum MemoryWorkloads {
 
     static var load: Workload {
         .define("memory.load", .memory,
-                "Load the whole social dataset, 2,000 records per transaction; resident memory after the load, bytes per record in memory and on disk",
+                "Load the whole social dataset, 2,000 records per transaction (the transactions timed, not the generator); resident memory after the load, bytes per record in memory and on disk",
                 loadsDataset: true,
                 setup: { ctx in ctx },
                 body: { repo, ctx, timer in
                     let g = ctx.generator
-                    try timer.unit(operations: g.recordCount) { try g.load(into: repo) }
+                    // Only the write transactions are timed: making the records is the
+                    // generator's work, the same for every target.
+                    var elapsed: UInt64 = 0
+                    try g.loadChunks { records, links in
+                        let start = MonotonicClock.now()
+                        try g.write(records, links, into: repo)
+                        elapsed &+= MonotonicClock.now() &- start
+                    }
+                    timer.record(elapsed, operations: g.recordCount)
                     if let now = ResidentMemory.current() {
                         ctx.report(Metric.residentAfterLoad, Double(now) - Double(ctx.residentAtStart))
                     }
                     return g.recordCount
                 },
                 floor: { floor, ctx, timer in
-                    try timer.unit(operations: ctx.generator.users + ctx.generator.posts) { try floor.loadSocial(ctx.generator) }
-                    return 0
+                    try floor.loadSocial(ctx.generator, timer: timer)
+                    return ctx.generator.recordCount
                 })
     }
 

@@ -1,27 +1,59 @@
+import Foundation
 import StoreCore
 
 /// Reads every field of what a workload fetched and folds it into an integer the runner keeps,
 /// so lazy loading cannot pass for speed and no read is optimized away (internal).
+///
+/// The fold is the one checksum of the runner: a row's fields are folded in attribute order
+/// (`h = h * 31 + field`), so a skipped, swapped or misread column changes the row's value;
+/// rows are then added, so the scan order does not matter. Backends (`row`) and floors
+/// (`PostOutput.touch`, the floors' row loops) fold the same field values the same way, and
+/// equal sinks mean equal data was read.
 enum Touch {
+    /// One field folded into a row's value.
+    @inline(__always) static func fold(_ h: Int, _ field: Int) -> Int { h &* 31 &+ field }
+
+    /// What a null field contributes (neither 0 nor 1, so it differs from `false` and `0`).
+    static let null = 0x6E75_6C6C
+
+    @inline(__always) static func int(_ x: Int64) -> Int { Int(truncatingIfNeeded: x) }
+    /// A double by its bits: exact, and no trap on infinities or NaN.
+    @inline(__always) static func double(_ x: Double) -> Int { Int(truncatingIfNeeded: x.bitPattern) }
+    @inline(__always) static func bool(_ x: Bool) -> Int { x ? 1 : 0 }
+    /// Text by its length in UTF-8 bytes: the text has been decoded to a `String` to get it.
+    @inline(__always) static func string(_ s: String) -> Int { s.utf8.count }
+    @inline(__always) static func date(_ d: Date) -> Int { double(d.timeIntervalSince1970) }
+    /// A UUID by its first eight bytes.
+    @inline(__always) static func uuid(_ u: UUID) -> Int {
+        withUnsafeBytes(of: u.uuid) { Int(truncatingIfNeeded: $0.loadUnaligned(as: Int64.self)) }
+    }
+
+    /// Every field of a row, folded in attribute order.
     static func row(_ r: some RowView) -> Int {
-        var sink = 0
-        for i in 0..<r.entity.attributes.count { sink &+= value(r[i]) }
-        return sink
+        var h = 0
+        for i in 0..<r.entity.attributes.count { h = fold(h, value(r[i])) }
+        return h
     }
 
     static func records(_ rs: [Record]) -> Int { rs.reduce(0) { $0 &+ row($1) } }
 
     static func value(_ v: Value) -> Int {
         switch v {
-        case .null: 0
-        case .int64(let x): Int(truncatingIfNeeded: x)
-        case .double(let x): Int(x)
-        case .bool(let x): x ? 1 : 0
-        case .string(let s): s.utf8.count
-        case .date(let d): Int(d.timeIntervalSince1970)
-        case .uuid(let u): Int(u.uuid.0)
+        case .null: null
+        case .int64(let x): int(x)
+        case .double(let x): double(x)
+        case .bool(let x): bool(x)
+        case .string(let s): string(s)
+        case .date(let d): date(d)
+        case .uuid(let u): uuid(u)
         case .bytes(let b): b.count
         }
     }
-}
 
+    /// The row value of a 10-integer row whose `int64(at:)` gives column `i` (0 is the id).
+    @inline(__always) static func intRow(_ column: (Int) -> Int64?) -> Int {
+        var h = 0
+        for i in 0..<11 { h = fold(h, column(i).map(int) ?? null) }
+        return h
+    }
+}
