@@ -3,7 +3,8 @@ import StoreCore
 import StoreSQL
 
 /// GRDB's `Database` as a StoreSQL driver: statements from GRDB's statement cache,
-/// arguments as `DatabaseValue`s, rows through a `RowCursor`. Lives for one transaction.
+/// arguments as `DatabaseValue`s, rows through a `RowCursor` read by attribute type.
+/// Lives for one transaction.
 final class GRDBExecutor: SQLExecutor {
     let db: Database
 
@@ -64,7 +65,10 @@ final class GRDBExecutor: SQLExecutor {
     func column(_ sql: SQLStatement, _ type: AttributeType, _ arguments: [Value]) throws -> [Value] {
         let s = try statement(sql, arguments)
         return try GRDBErrors.mapped {
-            try DatabaseValue.fetchAll(s).map { Value($0, as: type) }
+            var out: [Value] = []
+            let cursor = try DatabaseValue.fetchCursor(s)
+            while let v = try cursor.next() { out.append(Value(v, as: type)) }
+            return out
         }
     }
 
