@@ -55,18 +55,18 @@ final class GRDBRow: RowView {
 // MARK: - Value ⇄ DatabaseValue (internal helpers)
 
 extension Value {
-    /// The stored form: the same column values SQLiteStore writes (dates as seconds since
-    /// 1970, UUIDs as 16-byte blobs, booleans as 0 and 1).
-    var databaseValue: DatabaseValue {
+    /// The stored form, as the Swift value GRDB binds: the same column values SQLiteStore
+    /// writes (dates as seconds since 1970, UUIDs as 16-byte blobs, booleans as 0 and 1).
+    var databaseConvertible: (any DatabaseValueConvertible)? {
         switch self {
-        case .null: .null
-        case .int64(let n): n.databaseValue
-        case .double(let d): d.databaseValue
-        case .bool(let b): (b ? 1 : 0 as Int64).databaseValue
-        case .string(let s): s.databaseValue
-        case .date(let d): d.timeIntervalSince1970.databaseValue
-        case .uuid(let u): Data(u.bytes).databaseValue
-        case .bytes(let b): Data(b).databaseValue
+        case .null: nil
+        case .int64(let n): n
+        case .double(let d): d
+        case .bool(let b): b ? 1 : 0 as Int64
+        case .string(let s): s
+        case .date(let d): d.timeIntervalSince1970
+        case .uuid(let u): Data(u.bytes)
+        case .bytes(let b): Data(b)
         }
     }
 
