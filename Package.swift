@@ -56,6 +56,14 @@ let package = Package(
             ]
         ),
 
+        // The floors' work as a plain GRDB program, the reference GRDBStore is measured against.
+        // Its own target so that both the CLI and GRDBStore's tests reach it, and the runner
+        // never pulls GRDB in.
+        .target(
+            name: "PlainGRDB",
+            dependencies: ["StoreCore", "StoreBench", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+
         // Core Data / Realm-style object graph over any Repository (never a concrete backend).
         .target(name: "ObjectGraph", dependencies: ["StoreCore"]),
 
@@ -84,6 +92,7 @@ let package = Package(
             name: "storebench",
             dependencies: [
                 "StoreCore", "SQLiteStore", "LMDBStore", "GRDBStore", "ObjectGraph", "StoreConformance", "StoreBench",
+                "PlainGRDB",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -91,7 +100,13 @@ let package = Package(
         .testTarget(name: "StoreCoreTests", dependencies: ["StoreCore", "StoreConformance"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "StoreConformance", "CSQLite"]),
         .testTarget(name: "LMDBStoreTests", dependencies: ["LMDBStore", "StoreConformance", "CLMDB"]),
-        .testTarget(name: "GRDBStoreTests", dependencies: ["GRDBStore", "SQLiteStore", "StoreCore", "StoreConformance"]),
+        .testTarget(
+            name: "GRDBStoreTests",
+            dependencies: [
+                "GRDBStore", "SQLiteStore", "StoreCore", "StoreConformance", "StoreBench", "PlainGRDB",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "SQLiteStore", "LMDBStore", "StoreConformance"]),
         .testTarget(name: "StoreConformanceTests", dependencies: ["StoreConformance", "SQLiteStore"]),
         // Counts the heap allocations of one thread (glibc's malloc interposed in the test binary).
