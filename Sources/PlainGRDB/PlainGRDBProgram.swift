@@ -28,28 +28,8 @@ public final class PlainGRDBProgram: Floor {
     public let path: String
     private var dbPool: DatabasePool?
 
-    private static let schema = """
-        CREATE TABLE IF NOT EXISTS "User" ("id" INTEGER PRIMARY KEY NOT NULL, "username" TEXT NOT NULL, \
-        "displayName" TEXT NOT NULL, "email" TEXT, "age" INTEGER, "score" REAL NOT NULL, "active" INTEGER NOT NULL, \
-        "joinedAt" REAL NOT NULL, "avatar" BLOB, "externalID" BLOB);
-        CREATE UNIQUE INDEX IF NOT EXISTS "User_username" ON "User" ("username");
-        CREATE INDEX IF NOT EXISTS "User_age_score" ON "User" ("age", "score");
-        CREATE TABLE IF NOT EXISTS "Post" ("id" INTEGER PRIMARY KEY NOT NULL, "title" TEXT NOT NULL, "body" TEXT NOT NULL, \
-        "score" INTEGER NOT NULL, "createdAt" REAL NOT NULL, "rating" REAL, "published" INTEGER NOT NULL, "author" INTEGER);
-        CREATE INDEX IF NOT EXISTS "Post_createdAt" ON "Post" ("createdAt");
-        CREATE INDEX IF NOT EXISTS "Post_published_score" ON "Post" ("published", "score");
-        CREATE INDEX IF NOT EXISTS "Post_author" ON "Post" ("author");
-        CREATE TABLE IF NOT EXISTS "Row" ("id" INTEGER PRIMARY KEY NOT NULL, "i0" INTEGER NOT NULL, "i1" INTEGER NOT NULL, \
-        "i2" INTEGER NOT NULL, "i3" INTEGER NOT NULL, "i4" INTEGER NOT NULL, "i5" INTEGER NOT NULL, "i6" INTEGER NOT NULL, \
-        "i7" INTEGER NOT NULL, "i8" INTEGER NOT NULL, "i9" INTEGER NOT NULL);
-        """
-
-    private static let insertUser = #"INSERT INTO "User" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"#
-    private static let insertPost = #"INSERT INTO "Post" VALUES (?, ?, ?, ?, ?, ?, ?, ?)"#
-    private static let selectPost = #"SELECT "id", "title", "body", "score", "createdAt", "rating", "published" FROM "Post" WHERE "id" = ?"#
-    private static let selectPosts = #"SELECT "id", "title", "body", "score", "createdAt", "rating", "published" FROM "Post""#
-    private static let insertRow = #"INSERT INTO "Row" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"#
-    private static let selectRows = #"SELECT "id", "i0", "i1", "i2", "i3", "i4", "i5", "i6", "i7", "i8", "i9" FROM "Row""#
+    /// Read and write accesses begun (each is one transaction).
+    public private(set) var transactionsBegun = 0
 
     /// Opens or creates `directory/plain-grdb.sqlite`.
     public init(directory: URL, durability: Durability) throws {
@@ -61,7 +41,7 @@ public final class PlainGRDBProgram: Floor {
         try dbPool.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA synchronous = \(durability == .durable ? "FULL" : "NORMAL")")
         }
-        try dbPool.write { db in try db.execute(sql: Self.schema) }
+        try dbPool.write { db in try db.execute(sql: FloorSQL.ddl.joined(separator: ";\n")) }
         self.dbPool = dbPool
     }
 
@@ -82,34 +62,62 @@ public final class PlainGRDBProgram: Floor {
         return dbPool
     }
 
+    /// One read access (a deferred transaction on a reader connection).
+    private func read<T>(_ body: (Database) throws -> T) throws -> T {
+        transactionsBegun += 1
+        return try opened().read(body)
+    }
+
+    /// One write access (an immediate transaction on the writer).
+    private func write<T>(_ body: (Database) throws -> T) throws -> T {
+        transactionsBegun += 1
+        return try opened().write(body)
+    }
+
     // MARK: Loading
 
-    public func loadSocial(_ g: SocialGenerator) throws {
-        let untimed = OperationTimer(minimumSpan: 0)
-        for first in stride(from: 1, through: g.users, by: 5_000) {
-            try insertUsers((first...min(g.users, first + 4_999)).map { UserInput(g.user(Int64($0))) }, timer: untimed)
-        }
-        guard g.posts > 0 else { return }
-        try opened().write { db in
-            let statement = try db.cachedStatement(sql: Self.insertPost)
-            for id in 1...Int64(g.posts) {
-                let (r, author, _) = g.post(id)
-                statement.setUncheckedArguments([
-                    id, r[1].stringValue, r[2].stringValue, r[3].int64Value, r[4].dateValue?.timeIntervalSince1970,
-                    r[5].doubleValue, r[6].boolValue, author,
-                ])
+    public func storeSocial(_ records: [StoreCore.Record], links: [SocialLink]) throws {
+        try write { db in
+            for r in records {
+                let sql = switch r.entity.name {
+                case "User": FloorSQL.insertUser
+                case "Post": FloorSQL.insertPost
+                case "Comment": FloorSQL.insertComment
+                case "Tag": FloorSQL.insertTag
+                default: throw BenchError("plain GRDB program: no table for \(r.entity.name)")
+                }
+                let statement = try db.cachedStatement(sql: sql)
+                statement.setUncheckedArguments(StatementArguments(r.values.map(Self.databaseValue)))
                 try statement.execute()
             }
+            for l in links {
+                let statement = try db.cachedStatement(sql: try FloorSQL.linkSQL(l))
+                statement.setUncheckedArguments(StatementArguments([Self.databaseValue(l.target), Self.databaseValue(l.source)]))
+                try statement.execute()
+            }
+        }
+    }
+
+    /// A dataset value as SQLiteStore stores it (dates as seconds, UUIDs as 16 bytes).
+    static func databaseValue(_ v: Value) -> DatabaseValue {
+        switch v {
+        case .null: .null
+        case .int64(let x): x.databaseValue
+        case .double(let x): x.databaseValue
+        case .bool(let x): (x ? 1 : 0 as Int64).databaseValue
+        case .string(let x): x.databaseValue
+        case .date(let d): d.timeIntervalSince1970.databaseValue
+        case .uuid(let u): withUnsafeBytes(of: u.uuid) { Data($0) }.databaseValue
+        case .bytes(let b): Data(b).databaseValue
         }
     }
 
     // MARK: Workloads
 
     public func insertUsers(_ users: [UserInput], timer: OperationTimer) throws {
-        let pool = try opened()
         try timer.unit(operations: users.count) {
-            try pool.write { db in
-                let statement = try db.cachedStatement(sql: Self.insertUser)
+            try write { db in
+                let statement = try db.cachedStatement(sql: FloorSQL.insertUser)
                 for u in users {
                     statement.setUncheckedArguments([
                         u.id, u.username, u.displayName, u.email, u.age, u.score, u.active, u.joinedAt,
@@ -122,22 +130,38 @@ public final class PlainGRDBProgram: Floor {
     }
 
     public func readPosts(_ ids: [Int64], perTransaction: Int, timer: OperationTimer) throws -> Int {
-        let pool = try opened()
         var sink = 0
-        func read(_ db: Database, _ id: Int64) throws {
-            let statement = try db.cachedStatement(sql: Self.selectPost)
+        func readPost(_ db: Database, _ id: Int64) throws {
+            let statement = try db.cachedStatement(sql: FloorSQL.selectPost)
             statement.setUncheckedArguments([id])
             let rows = try Row.fetchCursor(statement)
             guard let row = try rows.next() else { throw BenchError("plain GRDB program: post \(id) not found") }
             sink &+= Self.post(row).touch
         }
         if perTransaction <= 1 {
-            try timer.each(ids.count) { i in try pool.read { db in try read(db, ids[i]) } }
+            try timer.each(ids.count) { i in try read { db in try readPost(db, ids[i]) } }
         } else {
             for start in stride(from: 0, to: ids.count, by: perTransaction) {
                 let end = min(ids.count, start + perTransaction)
                 try timer.unit(operations: end - start) {
-                    try pool.read { db in for i in start..<end { try read(db, ids[i]) } }
+                    try read { db in for i in start..<end { try readPost(db, ids[i]) } }
+                }
+            }
+        }
+        return sink
+    }
+
+    public func rereadPosts(_ hot: [Int64], rounds: Int, timer: OperationTimer) throws -> Int {
+        var sink = 0
+        try read { db in
+            let statement = try db.cachedStatement(sql: FloorSQL.selectPost)
+            for _ in 0..<rounds {
+                try timer.unit(operations: hot.count) {
+                    for id in hot {
+                        statement.setUncheckedArguments([id])
+                        guard let row = try Row.fetchCursor(statement).next() else { throw BenchError("plain GRDB program: post \(id) not found") }
+                        sink &+= Self.post(row).touch
+                    }
                 }
             }
         }
@@ -146,15 +170,14 @@ public final class PlainGRDBProgram: Floor {
 
     public func scanPosts(timer: OperationTimer) throws -> Int {
         var sink = 0
-        try walk(Self.selectPosts, timer: timer) { row in sink &+= Self.post(row).touch }
+        try walk(FloorSQL.scanPostsSQL, timer: timer) { row in sink &+= Self.post(row).touch }
         return sink
     }
 
     public func insertRows(first: Int64, count: Int, timer: OperationTimer) throws {
-        let pool = try opened()
         try timer.unit(operations: count) {
-            try pool.write { db in
-                let statement = try db.cachedStatement(sql: Self.insertRow)
+            try write { db in
+                let statement = try db.cachedStatement(sql: FloorSQL.insertRow)
                 for id in first..<(first + Int64(count)) {
                     let v = id &* 10
                     statement.setUncheckedArguments([id, v, v &+ 1, v &+ 2, v &+ 3, v &+ 4, v &+ 5, v &+ 6, v &+ 7, v &+ 8, v &+ 9])
@@ -166,7 +189,7 @@ public final class PlainGRDBProgram: Floor {
 
     public func fetchRows(timer: OperationTimer) throws -> Int {
         var sink = 0
-        try walk(Self.selectRows, timer: timer) { row in
+        try walk(FloorSQL.fetchRowsSQL, timer: timer) { row in
             for c in 0..<11 { sink &+= Int(truncatingIfNeeded: row[c] as Int64) }
         }
         return sink
@@ -177,10 +200,9 @@ public final class PlainGRDBProgram: Floor {
     /// Steps through every row of `sql` in one read access, timed as one span of one
     /// operation per row.
     private func walk(_ sql: String, timer: OperationTimer, _ body: (Row) -> Void) throws {
-        let pool = try opened()
         var rows = 0
         let started = MonotonicClock.now()
-        try pool.read { db in
+        try read { db in
             let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql))
             while let row = try cursor.next() {
                 body(row)

@@ -1,6 +1,7 @@
 import GRDBStore
 import LMDBStore
 import ObjectGraph
+import PlainGRDB
 import SQLiteStore
 import StoreBench
 import StoreCore
@@ -16,8 +17,15 @@ enum BuiltinBackends {
         ObjectGraph.descriptor(over: LMDBStore.descriptor),
     ]
 
-    /// The floors and reference programs the runner may run beside them.
-    static let programs: [FloorProgram] = Floors.builtin
+    /// The floors and reference programs the runner may run beside them: the engines' floors,
+    /// the C reference of the rows workloads, and GRDB used directly (the reference of `grdb`).
+    static let programs: [FloorProgram] = Floors.builtin + [
+        FloorProgram(id: .reference("plain:grdb"), engine: "sqlite", checks: .backend("grdb"),
+                     summary: "GRDB.swift used directly as its documentation advises (DatabasePool, cached statements, "
+                         + "Row cursors): what GRDBStore costs over GRDB itself") { dir, durability in
+            try PlainGRDBProgram(directory: dir, durability: durability)
+        },
+    ]
 
     static func named(_ name: String) -> BackendDescriptor? { all.first { $0.name == name } }
 }

@@ -43,8 +43,8 @@ struct PlainGRDBTests {
 
     func plain(_ durability: Durability = .relaxed) throws -> PlainGRDBProgram {
         let p = try PlainGRDBProgram(directory: dir.url.appendingPathComponent("plain"), durability: durability)
-        try p.loadSocial(generator)
-        try p.loadRows(generator, count: generator.spec.rows.fetch)
+        try p.loadSocial(generator, timer: OperationTimer(minimumSpan: 0))
+        try p.loadRows(generator, count: generator.spec.rows.fetch, timer: OperationTimer(minimumSpan: 0))
         return p
     }
 

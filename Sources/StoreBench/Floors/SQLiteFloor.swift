@@ -24,41 +24,6 @@ final class SQLiteFloor: Floor {
     /// Text and blobs of the values being bound (bound `SQLITE_STATIC`, valid until the next bind).
     private let scratch = ScratchBuffer()
 
-    /// SQLiteStore's DDL for `BenchSchema` (as `SQLSchemaMapping.ddl()` writes it; a test compares
-    /// the two `sqlite_master`s). Profile stays empty but exists, as in every SQLiteStore file.
-    static let ddl = [
-        #"CREATE TABLE IF NOT EXISTS "User" ("id" INTEGER PRIMARY KEY NOT NULL, "username" TEXT NOT NULL, "displayName" TEXT NOT NULL, "email" TEXT, "age" INTEGER, "score" REAL NOT NULL, "active" INTEGER NOT NULL, "joinedAt" REAL NOT NULL, "avatar" BLOB, "externalID" BLOB)"#,
-        #"CREATE UNIQUE INDEX IF NOT EXISTS "idx_User_username" ON "User" ("username")"#,
-        #"CREATE INDEX IF NOT EXISTS "idx_User_age_score" ON "User" ("age", "score")"#,
-        #"CREATE TABLE IF NOT EXISTS "sb_j_User_followers" ("src" INTEGER NOT NULL, "dst" INTEGER NOT NULL, PRIMARY KEY ("src", "dst")) WITHOUT ROWID"#,
-        #"CREATE INDEX IF NOT EXISTS "sb_j_User_followers_dst" ON "sb_j_User_followers" ("dst", "src")"#,
-        #"CREATE TABLE IF NOT EXISTS "Post" ("id" INTEGER PRIMARY KEY NOT NULL, "title" TEXT NOT NULL, "body" TEXT NOT NULL, "score" INTEGER NOT NULL, "createdAt" REAL NOT NULL, "rating" REAL, "published" INTEGER NOT NULL, "author" INTEGER)"#,
-        #"CREATE INDEX IF NOT EXISTS "idx_Post_createdAt" ON "Post" ("createdAt")"#,
-        #"CREATE INDEX IF NOT EXISTS "idx_Post_published_score" ON "Post" ("published", "score")"#,
-        #"CREATE INDEX IF NOT EXISTS "sb_fk_Post_author" ON "Post" ("author")"#,
-        #"CREATE TABLE IF NOT EXISTS "sb_j_Post_tags" ("src" INTEGER NOT NULL, "dst" TEXT NOT NULL, PRIMARY KEY ("src", "dst")) WITHOUT ROWID"#,
-        #"CREATE INDEX IF NOT EXISTS "sb_j_Post_tags_dst" ON "sb_j_Post_tags" ("dst", "src")"#,
-        #"CREATE TABLE IF NOT EXISTS "Comment" ("id" INTEGER PRIMARY KEY NOT NULL, "text" TEXT NOT NULL, "createdAt" REAL NOT NULL, "post" INTEGER, "author" INTEGER, "parent" INTEGER)"#,
-        #"CREATE INDEX IF NOT EXISTS "sb_fk_Comment_post" ON "Comment" ("post")"#,
-        #"CREATE INDEX IF NOT EXISTS "sb_fk_Comment_author" ON "Comment" ("author")"#,
-        #"CREATE INDEX IF NOT EXISTS "sb_fk_Comment_parent" ON "Comment" ("parent")"#,
-        #"CREATE TABLE IF NOT EXISTS "Tag" ("name" TEXT PRIMARY KEY NOT NULL, "color" TEXT) WITHOUT ROWID"#,
-        #"CREATE TABLE IF NOT EXISTS "Profile" ("id" BLOB PRIMARY KEY NOT NULL, "bio" TEXT, "user" INTEGER) WITHOUT ROWID"#,
-        #"CREATE UNIQUE INDEX IF NOT EXISTS "sb_fk_Profile_user" ON "Profile" ("user")"#,
-        #"CREATE TABLE IF NOT EXISTS "Row" ("id" INTEGER PRIMARY KEY NOT NULL, "i0" INTEGER NOT NULL, "i1" INTEGER NOT NULL, "i2" INTEGER NOT NULL, "i3" INTEGER NOT NULL, "i4" INTEGER NOT NULL, "i5" INTEGER NOT NULL, "i6" INTEGER NOT NULL, "i7" INTEGER NOT NULL, "i8" INTEGER NOT NULL, "i9" INTEGER NOT NULL)"#,
-    ]
-
-    // The statements, in SQLiteStore's column lists.
-    static let insertUser = #"INSERT INTO "User" ("id", "username", "displayName", "email", "age", "score", "active", "joinedAt", "avatar", "externalID") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"#
-    static let insertPost = #"INSERT INTO "Post" ("id", "title", "body", "score", "createdAt", "rating", "published") VALUES (?, ?, ?, ?, ?, ?, ?)"#
-    static let insertComment = #"INSERT INTO "Comment" ("id", "text", "createdAt") VALUES (?, ?, ?)"#
-    static let insertTag = #"INSERT INTO "Tag" ("name", "color") VALUES (?, ?)"#
-    static let insertRow = #"INSERT INTO "Row" ("id", "i0", "i1", "i2", "i3", "i4", "i5", "i6", "i7", "i8", "i9") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"#
-    static let postColumns = #""id", "title", "body", "score", "createdAt", "rating", "published""#
-    static let selectPost = #"SELECT \#(postColumns) FROM "Post" WHERE "id" = ?"#
-    static let scanPostsSQL = #"SELECT \#(postColumns) FROM "Post" ORDER BY "id""#
-    static let fetchRowsSQL = #"SELECT "id", "i0", "i1", "i2", "i3", "i4", "i5", "i6", "i7", "i8", "i9" FROM "Row" ORDER BY "id""#
-
     init(path: String, durability: Durability) throws {
         var handle: OpaquePointer?
         let rc = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
@@ -68,7 +33,7 @@ final class SQLiteFloor: Floor {
             try exec("PRAGMA journal_mode = WAL")
             try exec("PRAGMA synchronous = \(durability == .durable ? "FULL" : "NORMAL")")
             try exec("BEGIN IMMEDIATE")
-            for sql in Self.ddl { try exec(sql) }
+            for sql in FloorSQL.ddl { try exec(sql) }
             try exec("COMMIT")
             beginRead = try statement("BEGIN")
             beginWrite = try statement("BEGIN IMMEDIATE")
@@ -96,8 +61,8 @@ final class SQLiteFloor: Floor {
     // MARK: Loading
 
     func storeSocial(_ records: [Record], links: [SocialLink]) throws {
-        let (user, post, comment, tag) = (try statement(Self.insertUser), try statement(Self.insertPost),
-                                          try statement(Self.insertComment), try statement(Self.insertTag))
+        let (user, post, comment, tag) = (try statement(FloorSQL.insertUser), try statement(FloorSQL.insertPost),
+                                          try statement(FloorSQL.insertComment), try statement(FloorSQL.insertTag))
         try transaction(write: true) {
             for r in records {
                 switch r.entity.name {
@@ -109,32 +74,17 @@ final class SQLiteFloor: Floor {
                 }
             }
             for l in links {
-                let s = try statement(Self.linkSQL(l))
+                let s = try statement(FloorSQL.linkSQL(l))
                 bind(s, l.target, l.source)
                 try stepDone(s, "link \(l.entity).\(l.relationship)")
             }
         }
     }
 
-    /// Where a link of the dataset lives, as SQLiteStore stores it: a foreign-key column on the
-    /// to-one side, a join table (`src` the side whose name sorts first) for many-to-many.
-    /// Bound with (target, source).
-    static func linkSQL(_ l: SocialLink) throws -> String {
-        switch (l.entity, l.relationship) {
-        case ("Post", "author"): #"UPDATE "Post" SET "author" = ? WHERE "id" = ?"#
-        case ("Post", "tags"): #"INSERT OR IGNORE INTO "sb_j_Post_tags" ("dst", "src") VALUES (?, ?)"#
-        case ("Comment", "post"): #"UPDATE "Comment" SET "post" = ? WHERE "id" = ?"#
-        case ("Comment", "author"): #"UPDATE "Comment" SET "author" = ? WHERE "id" = ?"#
-        case ("Comment", "parent"): #"UPDATE "Comment" SET "parent" = ? WHERE "id" = ?"#
-        case ("User", "following"): #"INSERT OR IGNORE INTO "sb_j_User_followers" ("src", "dst") VALUES (?, ?)"#
-        default: throw BenchError("sqlite floor: no storage for the link \(l.entity).\(l.relationship)")
-        }
-    }
-
     // MARK: Workloads
 
     func insertUsers(_ users: [UserInput], timer: OperationTimer) throws {
-        let s = try statement(Self.insertUser)
+        let s = try statement(FloorSQL.insertUser)
         try timer.unit(operations: users.count) {
             try transaction(write: true) {
                 for u in users {
@@ -146,7 +96,7 @@ final class SQLiteFloor: Floor {
     }
 
     func readPosts(_ ids: [Int64], perTransaction: Int, timer: OperationTimer) throws -> Int {
-        let s = try statement(Self.selectPost)
+        let s = try statement(FloorSQL.selectPost)
         var sink = 0
         if perTransaction <= 1 {
             try timer.each(ids.count) { i in
@@ -166,7 +116,7 @@ final class SQLiteFloor: Floor {
     }
 
     func rereadPosts(_ hot: [Int64], rounds: Int, timer: OperationTimer) throws -> Int {
-        let s = try statement(Self.selectPost)
+        let s = try statement(FloorSQL.selectPost)
         var sink = 0
         try transaction(write: false) {
             for _ in 0..<rounds {
@@ -180,12 +130,12 @@ final class SQLiteFloor: Floor {
 
     func scanPosts(timer: OperationTimer) throws -> Int {
         var sink = 0
-        try walk(try statement(Self.scanPostsSQL), timer: timer) { s in sink &+= post(s).touch }
+        try walk(try statement(FloorSQL.scanPostsSQL), timer: timer) { s in sink &+= post(s).touch }
         return sink
     }
 
     func insertRows(first: Int64, count: Int, timer: OperationTimer) throws {
-        let s = try statement(Self.insertRow)
+        let s = try statement(FloorSQL.insertRow)
         try timer.unit(operations: count) {
             try transaction(write: true) {
                 for id in first..<(first + Int64(count)) {
@@ -199,7 +149,7 @@ final class SQLiteFloor: Floor {
 
     func fetchRows(timer: OperationTimer) throws -> Int {
         var sink = 0
-        try walk(try statement(Self.fetchRowsSQL), timer: timer) { s in
+        try walk(try statement(FloorSQL.fetchRowsSQL), timer: timer) { s in
             var h = 0
             for c in 0..<Int32(11) { h = Touch.fold(h, Touch.int(sqlite3_column_int64(s, c))) }
             sink &+= h
