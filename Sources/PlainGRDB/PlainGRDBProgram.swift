@@ -131,13 +131,7 @@ public final class PlainGRDBProgram: Floor {
 
     public func readPosts(_ ids: [Int64], perTransaction: Int, timer: OperationTimer) throws -> Int {
         var sink = 0
-        func readPost(_ db: Database, _ id: Int64) throws {
-            let statement = try db.cachedStatement(sql: FloorSQL.selectPost)
-            statement.setUncheckedArguments([id])
-            let rows = try Row.fetchCursor(statement)
-            guard let row = try rows.next() else { throw BenchError("plain GRDB program: post \(id) not found") }
-            sink &+= Self.post(row).touch
-        }
+        func readPost(_ db: Database, _ id: Int64) throws { sink &+= try Self.readPost(db, id) }
         if perTransaction <= 1 {
             try timer.each(ids.count) { i in try read { db in try readPost(db, ids[i]) } }
         } else {
@@ -154,14 +148,9 @@ public final class PlainGRDBProgram: Floor {
     public func rereadPosts(_ hot: [Int64], rounds: Int, timer: OperationTimer) throws -> Int {
         var sink = 0
         try read { db in
-            let statement = try db.cachedStatement(sql: FloorSQL.selectPost)
             for _ in 0..<rounds {
                 try timer.unit(operations: hot.count) {
-                    for id in hot {
-                        statement.setUncheckedArguments([id])
-                        guard let row = try Row.fetchCursor(statement).next() else { throw BenchError("plain GRDB program: post \(id) not found") }
-                        sink &+= Self.post(row).touch
-                    }
+                    for id in hot { sink &+= try Self.readPost(db, id) }
                 }
             }
         }
@@ -196,6 +185,15 @@ public final class PlainGRDBProgram: Floor {
     }
 
     // MARK: Helpers
+
+    /// Post `id`, every field, folded into the checksum. The cursor lives while its row is read.
+    private static func readPost(_ db: Database, _ id: Int64) throws -> Int {
+        let statement = try db.cachedStatement(sql: FloorSQL.selectPost)
+        statement.setUncheckedArguments([id])
+        let rows = try Row.fetchCursor(statement)
+        guard let row = try rows.next() else { throw BenchError("plain GRDB program: post \(id) not found") }
+        return post(row).touch
+    }
 
     /// Steps through every row of `sql` in one read access, timed as one span of one
     /// operation per row.

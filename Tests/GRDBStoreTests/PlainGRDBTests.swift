@@ -70,6 +70,9 @@ struct PlainGRDBTests {
         for perTransaction in [1, 20] {
             #expect(try program.readPosts(ids, perTransaction: perTransaction, timer: untimed) == want)
         }
+        let before = program.transactionsBegun
+        #expect(try program.rereadPosts(ids, rounds: 3, timer: untimed) == want &* 3, "hot re-reads read every field each round")
+        #expect(program.transactionsBegun == before + 1, "in one read transaction")
         #expect(try program.scanPosts(timer: untimed) == expected(Array(1...Int64(generator.posts))))
     }
 

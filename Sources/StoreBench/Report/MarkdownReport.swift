@@ -112,6 +112,7 @@ public struct MarkdownReport {
                 continue
             }
             let verdict = v.isSignificant ? "**\(v.winner.target.name)**" : v.ranked.count == 1 ? "\(v.winner.target.name) (alone)"
+                : v.factor.map { $0.confidence == 0 } == true ? "no verdict: one measurement (fastest: \(v.winner.target.name))"
                 : "tie: " + v.tied.map { "`\($0)`" }.joined(separator: ", ")
             md += "| \(w.name) | \(verdict) | \(Format.nanos(v.winner.time)) | \(v.runnerUp?.target.name ?? "–") | "
             md += "\(Format.ratio(v.factor)) | \(Format.ratio(v.winner.floorRatio)) |\n"

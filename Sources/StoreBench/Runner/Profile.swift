@@ -41,7 +41,7 @@ public enum Profile: String, CaseIterable, Codable, Sendable {
     /// Seconds the extra rounds may take over the whole run.
     public var extraRoundsBudget: Double {
         switch self {
-        case .quick: 30
+        case .quick: 20
         case .standard: 300
         case .full: 0
         }
