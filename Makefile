@@ -13,7 +13,7 @@ all: build
 
 help:
 	@echo "make bench        build in release, run the quick profile over every backend, write $(REPORTS)/latest.md and .json"
-	@echo "make reference    build in release, run the standard profile, write $(REPORTS)/reference.md and .json (< 30 min)"
+	@echo "make reference    build in release, run the standard profile, write $(REPORTS)/reference.md and .json (about 45 min on 2 cores)"
 	@echo "make test         install what the tests need, then swift test"
 	@echo "make test-floors-optimized  the floor tests in an optimized build (their allocation checks need one)"
 	@echo "make deps         install missing system packages: $(PACKAGES)"

@@ -13,7 +13,8 @@ struct CompareCommand: ParsableCommand {
             4 only improvements; 1 for unreadable input.
 
             The default gate, allocations, compares allocation calls per operation: deterministic for a build, so \
-            it does not flake on a shared runner, and a change of --tolerance calls per operation counts. \
+            it does not flake on a shared runner, and a change of --tolerance calls per operation and --threshold \
+            (default 0.1%) counts. \
             instructions compares callgrind counts from `run --measure instructions` (deterministic too; \
             --threshold defaults to 1%). time compares time per operation: a change counts when it is beyond \
             --threshold (default 10%) or twice the repetitions' combined coefficient of variation, whichever is larger. \
@@ -33,7 +34,7 @@ struct CompareCommand: ParsableCommand {
     @Option(help: "What to gate on: allocations (default), instructions, time or floor-ratio.")
     var metric: ResultsComparison.Metric = .allocations
 
-    @Option(help: "Smallest change in percent that can count (default: 0 for allocations, 1 for instructions, 10 for time and floor-ratio).")
+    @Option(help: "Smallest change in percent that can count (default: 0.1 for allocations, 1 for instructions, 10 for time and floor-ratio).")
     var threshold: Double?
 
     @Option(help: "With allocations: the smallest change in allocation calls per operation that counts.")

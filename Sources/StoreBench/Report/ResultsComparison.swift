@@ -3,8 +3,9 @@ import Foundation
 /// Compares two results files cell by cell and says whether anything regressed beyond noise.
 ///
 /// A cell's change is NEW ÷ BASE of the chosen metric:
-/// - `allocations`: allocation calls per operation — deterministic for a build, so the gate
-///   is tight: a change of `tolerance` calls per operation (default ½) or more counts;
+/// - `allocations`: allocation calls per operation — deterministic for a build (up to a few
+///   in ten thousand on large queries), so the gate is tight: a change of `tolerance` calls per
+///   operation (default ½) and of `threshold` (default 0.1%) counts;
 /// - `instructions`: callgrind's instructions per operation (`run --measure instructions`),
 ///   deterministic too: a change beyond `threshold` (default 1%) counts;
 /// - `time`: time per operation; the noise band is the larger of `threshold` (default 10%) and
@@ -24,7 +25,7 @@ public struct ResultsComparison {
         /// Percent of change that can count, unless given.
         public var defaultThreshold: Double {
             switch self {
-            case .allocations: 0
+            case .allocations: 0.1
             case .instructions: 1
             case .time, .floorRatio: 10
             }
@@ -132,7 +133,7 @@ public struct ResultsComparison {
         md += "Compared \(compared) cells by \(what); "
         let rule: String = switch metric {
         case .allocations: "a change counts when it is at least \(Format.perOperation(tolerance)) calls per operation"
-            + (threshold > 0 ? " and \(Format.percent(threshold))" : "") + " (counts are deterministic for a build).\n\n"
+            + (threshold > 0 ? " and \(String(format: "%.2g%%", threshold * 100))" : "") + " (counts are deterministic for a build).\n\n"
         case .instructions: "a change counts when it is beyond ±\(Format.percent(threshold)).\n\n"
         case .time, .floorRatio: "a change counts when it is beyond ±\(Format.percent(threshold)) or twice the repetitions' combined spread, whichever is larger.\n\n"
         }
