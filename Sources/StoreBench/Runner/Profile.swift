@@ -2,7 +2,7 @@
 public enum Profile: String, CaseIterable, Codable, Sendable {
     /// `make bench`: the quick scale, 5 rounds; under 5 minutes on 2 cores.
     case quick
-    /// The reference report: quick and standard scales, 6 rounds of 1 repetition; under 40 minutes.
+    /// The reference report: quick and standard scales, 6 rounds of 1 repetition; about 45 minutes on 2 cores.
     case standard
     /// Everything up to the large scale (1M users); hours, mostly loading.
     case full
