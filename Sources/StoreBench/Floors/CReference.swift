@@ -18,8 +18,8 @@ public enum CReferenceFloors {
     public static func open(engine: String, directory: URL, durability: Durability) throws -> any Floor {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         switch engine {
-        case "sqlite": return try CReferenceSQLite(path: directory.appendingPathComponent("creference.sqlite").path, durability: durability)
-        case "lmdb": return try CReferenceLMDB(directory: directory.path, durability: durability)
+        case "sqlite": return try CReferenceFloor(.sqlite, path: directory.appendingPathComponent("creference.sqlite").path, durability: durability)
+        case "lmdb": return try CReferenceFloor(.lmdb, path: directory.path, durability: durability)
         default: throw BenchError("no C reference for engine '\(engine)'; references exist for \(engines.joined(separator: ", "))")
         }
     }
@@ -29,93 +29,64 @@ public enum CReferenceFloors {
     }
 }
 
-/// The SQLite half of the C reference. Internal: owns one C handle, freed in `close()`.
-final class CReferenceSQLite: Floor {
-    let engine = "sqlite"
-    private var handle: OpaquePointer?
+/// The C calls of one engine's half of the C reference (internal).
+struct CReferenceCalls: Sendable {
+    let engine: String
+    let open: @Sendable (String, Int32, UnsafeMutablePointer<OpaquePointer?>) -> Int32
+    let errmsg: @Sendable (OpaquePointer?, Int32) -> String
+    let transactions: @Sendable (OpaquePointer?) -> Int64
+    let insert: @Sendable (OpaquePointer?, Int64, Int64, UnsafeMutablePointer<UInt64>) -> Int32
+    let fetch: @Sendable (OpaquePointer?, UnsafeMutablePointer<Int64>, UnsafeMutablePointer<UInt64>, UnsafeMutablePointer<Int64>) -> Int32
+    let close: @Sendable (OpaquePointer?) -> Void
 
-    init(path: String, durability: Durability) throws {
-        var h: OpaquePointer?
-        let rc = cref_sqlite_open(path, durability == .durable ? 1 : 0, &h)
-        handle = h
-        if rc != 0 {
-            let message = String(cString: cref_sqlite_errmsg(h, rc))
-            close()
-            throw BenchError("c reference (sqlite): \(message) (code \(rc)) opening \(path)")
-        }
-    }
+    static let sqlite = CReferenceCalls(
+        engine: "sqlite", open: { cref_sqlite_open($0, $1, $2) }, errmsg: { String(cString: cref_sqlite_errmsg($0, $1)) },
+        transactions: { cref_sqlite_transactions($0) }, insert: { cref_sqlite_rows_insert($0, $1, $2, $3) },
+        fetch: { cref_sqlite_rows_fetch($0, $1, $2, $3) }, close: { cref_sqlite_close($0) })
 
-    deinit { close() }
-
-    func close() {
-        cref_sqlite_close(handle)
-        handle = nil
-    }
-
-    var transactionsBegun: Int { Int(cref_sqlite_transactions(handle)) }
-
-    func insertRows(first: Int64, count: Int, timer: OperationTimer) throws {
-        var nanos: UInt64 = 0
-        try check(cref_sqlite_rows_insert(try live(), first, Int64(count), &nanos), "rows insert")
-        timer.record(nanos, operations: count)
-    }
-
-    func fetchRows(timer: OperationTimer) throws -> Int {
-        var sink: Int64 = 0, nanos: UInt64 = 0, rows: Int64 = 0
-        try check(cref_sqlite_rows_fetch(try live(), &sink, &nanos, &rows), "rows fetch")
-        timer.record(nanos, operations: Int(rows))
-        return Int(truncatingIfNeeded: sink)
-    }
-
-    func storeSocial(_ records: [Record], links: [SocialLink]) throws { throw CReferenceFloors.notPart("memory.load", engine) }
-    func insertUsers(_ users: [UserInput], timer: OperationTimer) throws { throw CReferenceFloors.notPart("batch.bulk-insert", engine) }
-    func readPosts(_ ids: [Int64], perTransaction: Int, timer: OperationTimer) throws -> Int { throw CReferenceFloors.notPart("crud.read-pk", engine) }
-    func rereadPosts(_ hot: [Int64], rounds: Int, timer: OperationTimer) throws -> Int { throw CReferenceFloors.notPart("crud.read-pk.hot", engine) }
-    func scanPosts(timer: OperationTimer) throws -> Int { throw CReferenceFloors.notPart("query.full-scan", engine) }
-
-    private func live() throws -> OpaquePointer {
-        guard let handle else { throw BenchError("c reference (sqlite): closed") }
-        return handle
-    }
-
-    private func check(_ rc: Int32, _ what: String) throws {
-        if rc != 0 { throw BenchError("c reference (sqlite): \(String(cString: cref_sqlite_errmsg(handle, rc))) (code \(rc)) in \(what)") }
-    }
+    static let lmdb = CReferenceCalls(
+        engine: "lmdb", open: { cref_lmdb_open($0, $1, $2) }, errmsg: { String(cString: cref_lmdb_errmsg($1)) },
+        transactions: { cref_lmdb_transactions($0) }, insert: { cref_lmdb_rows_insert($0, $1, $2, $3) },
+        fetch: { cref_lmdb_rows_fetch($0, $1, $2, $3) }, close: { cref_lmdb_close($0) })
 }
 
-/// The LMDB half of the C reference. Internal: owns one C handle, freed in `close()`.
-final class CReferenceLMDB: Floor {
-    let engine = "lmdb"
+/// One engine's half of the C reference. Internal: owns one C handle, freed in `close()`.
+final class CReferenceFloor: Floor {
+    private let calls: CReferenceCalls
     private var handle: OpaquePointer?
+    var engine: String { calls.engine }
 
-    init(directory: String, durability: Durability) throws {
+    /// Opens the C reference over `path` (SQLite's file, LMDB's directory).
+    init(_ calls: CReferenceCalls, path: String, durability: Durability) throws {
+        self.calls = calls
         var h: OpaquePointer?
-        let rc = cref_lmdb_open(directory, durability == .durable ? 1 : 0, &h)
+        let rc = calls.open(path, durability == .durable ? 1 : 0, &h)
         handle = h
         if rc != 0 {
+            let message = calls.errmsg(h, rc)
             close()
-            throw BenchError("c reference (lmdb): \(String(cString: cref_lmdb_errmsg(rc))) (code \(rc)) opening \(directory)")
+            throw BenchError("c reference (\(calls.engine)): \(message) (code \(rc)) opening \(path)")
         }
     }
 
     deinit { close() }
 
     func close() {
-        cref_lmdb_close(handle)
+        calls.close(handle)
         handle = nil
     }
 
-    var transactionsBegun: Int { Int(cref_lmdb_transactions(handle)) }
+    var transactionsBegun: Int { Int(calls.transactions(handle)) }
 
     func insertRows(first: Int64, count: Int, timer: OperationTimer) throws {
         var nanos: UInt64 = 0
-        try check(cref_lmdb_rows_insert(try live(), first, Int64(count), &nanos), "rows insert")
+        try check(calls.insert(try live(), first, Int64(count), &nanos), "rows insert")
         timer.record(nanos, operations: count)
     }
 
     func fetchRows(timer: OperationTimer) throws -> Int {
         var sink: Int64 = 0, nanos: UInt64 = 0, rows: Int64 = 0
-        try check(cref_lmdb_rows_fetch(try live(), &sink, &nanos, &rows), "rows fetch")
+        try check(calls.fetch(try live(), &sink, &nanos, &rows), "rows fetch")
         timer.record(nanos, operations: Int(rows))
         return Int(truncatingIfNeeded: sink)
     }
@@ -127,11 +98,11 @@ final class CReferenceLMDB: Floor {
     func scanPosts(timer: OperationTimer) throws -> Int { throw CReferenceFloors.notPart("query.full-scan", engine) }
 
     private func live() throws -> OpaquePointer {
-        guard let handle else { throw BenchError("c reference (lmdb): closed") }
+        guard let handle else { throw BenchError("c reference (\(engine)): closed") }
         return handle
     }
 
     private func check(_ rc: Int32, _ what: String) throws {
-        if rc != 0 { throw BenchError("c reference (lmdb): \(String(cString: cref_lmdb_errmsg(rc))) (code \(rc)) in \(what)") }
+        if rc != 0 { throw BenchError("c reference (\(engine)): \(calls.errmsg(handle, rc)) (code \(rc)) in \(what)") }
     }
 }
