@@ -15,7 +15,7 @@ help:
 	@echo "make bench        build in release, run the quick profile over every backend, write $(REPORTS)/latest.md and .json"
 	@echo "make reference    build in release, run the standard profile, write $(REPORTS)/reference.md and .json (about 45 min on 2 cores)"
 	@echo "make test         install what the tests need, then swift test"
-	@echo "make test-floors-optimized  the floor tests in an optimized build (their allocation checks need one)"
+	@echo "make test-floors-optimized  the floor tests (equal work, allocations) in an optimized build, as the runner runs floors"
 	@echo "make deps         install missing system packages: $(PACKAGES)"
 	@echo "make conformance  print the conformance table for every built-in backend"
 
@@ -43,8 +43,7 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
-# The floors' allocation checks count what Swift allocates, which only an optimized build shows
-# as it runs in a benchmark (-Onone allocates in generic code a release build specializes).
+# The floor tests also run in `make test` (debug); this runs them optimized, as the benchmark does.
 test-floors-optimized: deps
 	$(SWIFT) build -c release --build-tests -Xswiftc -enable-testing
 	$(SWIFT) test -c release --skip-build -Xswiftc -enable-testing --filter FloorEqualWorkTests

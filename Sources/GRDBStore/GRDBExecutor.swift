@@ -7,6 +7,11 @@ import StoreSQL
 /// Lives for one transaction.
 final class GRDBExecutor: SQLExecutor {
     let db: Database
+    /// The last fixed statement this transaction used, by slot: a statement run again in the
+    /// same transaction (every record of a batch, every read of a batched read) skips GRDB's
+    /// cache look-up, which hashes the SQL text, as a GRDB application keeps a statement
+    /// across a loop. One entry, so a transaction allocates nothing for it.
+    private var last: (slot: Int, statement: Statement)?
 
     init(_ db: Database) { self.db = db }
 
@@ -14,21 +19,31 @@ final class GRDBExecutor: SQLExecutor {
     /// it cannot run (too many terms or variables): `invalidQuery`, the data untouched.
     @inline(__always)
     private func statement(_ sql: SQLStatement) throws -> Statement {
+        if let slot = sql.slot, let last, last.slot == slot { return last.statement }
+        let s: Statement
         do {
-            return try db.cachedStatement(sql: sql.text)
+            s = try db.cachedStatement(sql: sql.text)
         } catch let e as DatabaseError {
             throw GRDBErrors.storeError(e, preparing: true)
         }
+        if let slot = sql.slot { last = (slot, s) }
+        return s
     }
 
-    /// The statement for `sql` with `values` bound. The compiled SQL always has exactly one
-    /// value per placeholder, so GRDB's argument check is skipped (`setUncheckedArguments`, as
-    /// GRDB's own performance suite binds).
+    /// Runs `body` on the statement for `sql` with `values` bound. The compiled SQL always has
+    /// exactly one value per placeholder, so GRDB's argument check is skipped
+    /// (`setUncheckedArguments`, as GRDB's own performance suite binds). A statement that failed
+    /// cannot be reset (GRDB drops it from its cache), so a throw also drops it from `last`.
     @inline(__always)
-    private func statement(_ sql: SQLStatement, _ values: [Value]) throws -> Statement {
+    private func bound<T>(_ sql: SQLStatement, _ values: [Value], _ body: (Statement) throws -> T) throws -> T {
         let s = try statement(sql)
         s.setUncheckedArguments(Self.arguments(values))
-        return s
+        do {
+            return try GRDBErrors.mapped { try body(s) }
+        } catch {
+            last = nil
+            throw error
+        }
     }
 
     /// `values` as GRDB statement arguments, built as plain GRDB code builds them: array
@@ -66,19 +81,21 @@ final class GRDBExecutor: SQLExecutor {
 
     @discardableResult
     func execute(_ sql: SQLStatement, _ arguments: [Value]) throws -> Int {
-        let s = try statement(sql, arguments)
-        try GRDBErrors.mapped { try s.execute() }
+        try run(sql, arguments)
         return db.changesCount
     }
 
+    /// As `execute`, without asking GRDB for the change count (a queue check and a C call).
+    func run(_ sql: SQLStatement, _ arguments: [Value]) throws {
+        try bound(sql, arguments) { try $0.execute() }
+    }
+
     func scalarInt(_ sql: SQLStatement, _ arguments: [Value]) throws -> Int64? {
-        let s = try statement(sql, arguments)
-        return try GRDBErrors.mapped { try Int64.fetchOne(s) }
+        try bound(sql, arguments) { try Int64.fetchOne($0) }
     }
 
     func column(_ sql: SQLStatement, _ type: AttributeType, _ arguments: [Value]) throws -> [Value] {
-        let s = try statement(sql, arguments)
-        return try GRDBErrors.mapped {
+        try bound(sql, arguments) { s in
             var out: [Value] = []
             let cursor = try DatabaseValue.fetchCursor(s)
             while let v = try cursor.next() { out.append(Value(v, as: type)) }
@@ -87,12 +104,14 @@ final class GRDBExecutor: SQLExecutor {
     }
 
     func rows(_ sql: SQLStatement, _ arguments: [Value], of entity: Entity, _ body: (any RowView) throws -> Void) throws {
-        let s = try statement(sql, arguments)
-        try GRDBErrors.mapped {
+        try bound(sql, arguments) { s in
             let cursor = try Row.fetchCursor(s)
-            let view = GRDBRow(entity: entity)
+            guard let first = try cursor.next() else { return }
+            var view: any RowView = GRDBRow(entity: entity, row: first)
+            try body(view)
             while let row = try cursor.next() {
-                view.row = row
+                // The cursor reuses its Row; should it ever hand out another, view that one.
+                if row !== first { view = GRDBRow(entity: entity, row: row) }
                 try body(view)
             }
         }

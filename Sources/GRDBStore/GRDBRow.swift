@@ -5,51 +5,42 @@ import StoreCore
 /// A borrowed view of a GRDB cursor's current row whose columns are an entity's attributes
 /// in order. Valid until the cursor moves. Internal.
 ///
-/// Columns are read as the attribute's Swift type (`row[i] as Int64`, `String`, `Double`,
-/// `Data`), GRDB's typed access: those types adopt `StatementColumnConvertible` and read the
-/// SQLite column directly. Reading a `DatabaseValue` first went through GRDB's unspecialized
-/// generic decoding, about 1.2k instructions a column.
-final class GRDBRow: RowView {
+/// `RowCursor` hands out one `Row` for every step (GRDB reuses it), so one view serves a whole
+/// cursor; it is a two-word struct, boxed once per cursor as `any RowView` without a heap
+/// allocation. Columns are read as the attribute's optional Swift type (`row[i] as Int64?`,
+/// `String?`, `Double?`, `Data?`): GRDB's typed access, which reads the SQLite column directly
+/// and asks for its type once (a separate `hasNull` asked twice).
+struct GRDBRow: RowView {
     let entity: Entity
-    var row: Row!
-    private let types: [AttributeType]
+    let row: Row
 
-    init(entity: Entity) {
-        self.entity = entity
-        self.types = entity.attributes.map(\.type)
-    }
+    @inline(__always)
+    private var types: [AttributeType] { entity.attributeTypes }
 
     subscript(_ ordinal: Int) -> Value {
-        if row.hasNull(atIndex: ordinal) { return .null }
         switch types[ordinal] {
-        case .int64: return .int64(row[ordinal])
-        case .double: return .double(row[ordinal])
-        case .bool: return .bool(row[ordinal])
-        case .string: return .string(row[ordinal])
-        case .date: return .date(Date(timeIntervalSince1970: row[ordinal]))
-        case .uuid: return UUID(bytes: row[ordinal] as Data).map(Value.uuid) ?? .null
-        case .bytes: return .bytes([UInt8](row[ordinal] as Data))
+        case .int64: return (row[ordinal] as Int64?).map(Value.int64) ?? .null
+        case .double: return (row[ordinal] as Double?).map(Value.double) ?? .null
+        case .bool: return (row[ordinal] as Bool?).map(Value.bool) ?? .null
+        case .string: return (row[ordinal] as String?).map(Value.string) ?? .null
+        case .date: return (row[ordinal] as Double?).map { .date(Date(timeIntervalSince1970: $0)) } ?? .null
+        case .uuid: return (row[ordinal] as Data?).flatMap { UUID(bytes: $0).map(Value.uuid) } ?? .null
+        case .bytes: return (row[ordinal] as Data?).map { .bytes([UInt8]($0)) } ?? .null
         }
     }
 
-    func int64(at i: Int) -> Int64? {
-        types[i] != .int64 || row.hasNull(atIndex: i) ? nil : row[i] as Int64
-    }
+    func int64(at i: Int) -> Int64? { types[i] == .int64 ? row[i] as Int64? : nil }
 
     func double(at i: Int) -> Double? {
         switch types[i] {
-        case .double, .int64: row.hasNull(atIndex: i) ? nil : row[i] as Double
+        case .double, .int64: row[i] as Double?
         default: nil
         }
     }
 
-    func string(at i: Int) -> String? {
-        types[i] != .string || row.hasNull(atIndex: i) ? nil : row[i] as String
-    }
+    func string(at i: Int) -> String? { types[i] == .string ? row[i] as String? : nil }
 
-    func bool(at i: Int) -> Bool? {
-        types[i] != .bool || row.hasNull(atIndex: i) ? nil : row[i] as Bool
-    }
+    func bool(at i: Int) -> Bool? { types[i] == .bool ? row[i] as Bool? : nil }
 }
 
 // MARK: - Value ⇄ DatabaseValue (internal helpers)

@@ -6,13 +6,13 @@ import StoreCore
 /// was; operations over many records run in a child transaction (all or nothing).
 extension LMDBTransaction {
     func insert(_ record: Record) throws {
-        let e = try entity(record.entity.name, forWrite: true)
+        let e = try entity(record.entity, forWrite: true)
         let r = try e.checkedRecord(record)
         try noteMapFull { try insertChecked(e, r) }
     }
 
     func upsert(_ record: Record) throws {
-        let e = try entity(record.entity.name, forWrite: true)
+        let e = try entity(record.entity, forWrite: true)
         let r = try e.checkedRecord(record)
         try noteMapFull {
             let key = primaryKey(r.id)
@@ -26,7 +26,7 @@ extension LMDBTransaction {
 
     func insert(contentsOf records: [Record]) throws {
         guard let first = records.first else { return }
-        _ = try entity(first.entity.name, forWrite: true)
+        _ = try entity(first.entity, forWrite: true)
         let checked = try schema.checkedRecords(records)
         try atomically {
             for r in checked { try insertChecked(r.entity, r) }

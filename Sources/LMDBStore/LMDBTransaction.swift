@@ -42,6 +42,13 @@ final class LMDBTransaction: WriteTransaction {
         return try schema.entity(name)
     }
 
+    /// The schema's entity for a record's entity (see `Schema.entity(of:)`), checked as above.
+    func entity(_ entity: Entity, forWrite: Bool = false) throws -> Entity {
+        try checkActive()
+        if forWrite && !isWritable { throw StoreError(.unsupported, "write operation in a read transaction") }
+        return try schema.entity(of: entity)
+    }
+
     /// Runs `body` in a child transaction: all of it or, when it throws, none of it. Notes a
     /// full map so the store can grow it.
     func atomically<T>(_ body: () throws -> T) throws -> T {

@@ -61,7 +61,7 @@ struct GraphWriteTransaction: WriteTransaction {
 
     func upsert(_ record: Record) throws {
         try saving {
-            let e = try schema.entity(record.entity.name)
+            let e = try schema.entity(of: record.entity)
             let checked = try e.checkedRecord(record)
             guard let o = try context.object(e.name, id: checked.id) else {
                 _ = try context.insert(checked)

@@ -88,7 +88,7 @@ public final class ObjectContext {
     /// Inserts a new object from a record of this graph's schema.
     @discardableResult
     public func insert(_ record: Record) throws -> ManagedObject {
-        let e = try schema.entity(record.entity.name)
+        let e = try schema.entity(of: record.entity)
         guard record.values.count == e.attributes.count else {
             throw StoreError(.invalidValue, "\(e.name) has \(e.attributes.count) attributes but the record has \(record.values.count) values")
         }

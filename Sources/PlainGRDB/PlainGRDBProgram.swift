@@ -167,7 +167,8 @@ public final class PlainGRDBProgram: Floor {
         try timer.unit(operations: count) {
             try write { db in
                 let statement = try db.cachedStatement(sql: FloorSQL.insertRow)
-                for id in first..<(first + Int64(count)) {
+                for i in 0..<count {
+                    let id = first &+ Int64(i)
                     let v = id &* 10
                     statement.setUncheckedArguments([id, v, v &+ 1, v &+ 2, v &+ 3, v &+ 4, v &+ 5, v &+ 6, v &+ 7, v &+ 8, v &+ 9])
                     try statement.execute()

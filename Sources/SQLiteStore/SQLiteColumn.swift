@@ -39,16 +39,14 @@ enum SQLiteColumn {
 
 /// A borrowed view of the current row of a statement whose columns are an entity's
 /// attributes in order. Valid until the statement steps again.
-final class SQLiteRow: RowView {
+///
+/// A two-word struct: boxed once per statement run as `any RowView`, without a heap allocation.
+struct SQLiteRow: RowView {
     let entity: Entity
-    var statement: OpaquePointer
-    private let types: [AttributeType]
+    let statement: OpaquePointer
 
-    init(entity: Entity, statement: OpaquePointer) {
-        self.entity = entity
-        self.statement = statement
-        self.types = entity.attributes.map(\.type)
-    }
+    @inline(__always)
+    private var types: [AttributeType] { entity.attributeTypes }
 
     subscript(_ ordinal: Int) -> Value { SQLiteColumn.value(statement, Int32(ordinal), types[ordinal]) }
 

@@ -21,7 +21,7 @@ extension SQLiteConnection: SQLExecutor {
     func rows(_ sql: SQLStatement, _ arguments: [Value], of entity: Entity, _ body: (any RowView) throws -> Void) throws {
         let s = try statement(sql)
         try s.run(arguments) {
-            let row = SQLiteRow(entity: entity, statement: s.handle)
+            let row: any RowView = SQLiteRow(entity: entity, statement: s.handle)
             while try s.step() { try body(row) }
         }
     }

@@ -106,7 +106,7 @@ extension Schema {
     /// before it writes anything.
     public func checkedRecords(_ records: [Record]) throws -> [Record] {
         try records.map { r in
-            let e = try entity(r.entity.name)
+            let e = try entity(of: r.entity)
             return Record(e, values: try e.checkedRecord(r).values)
         }
     }

@@ -7,6 +7,9 @@ public final class Entity: Sendable {
     /// The entity's position in `Schema.entities`.
     public let index: Int
     public let attributes: [Attribute]
+    /// Each attribute's type, in attribute order: what a backend's row view reads by ordinal
+    /// (built once here, so no row view builds its own per query).
+    public let attributeTypes: [AttributeType]
     public let primaryKeyOrdinal: Int
     public let indexes: [IndexDescription]
     public let relationships: [Relationship]
@@ -17,6 +20,7 @@ public final class Entity: Sendable {
         name = d.name
         self.index = index
         attributes = d.attributes
+        attributeTypes = d.attributes.map(\.type)
         indexes = d.indexes
         relationships = d.relationships
         ordinals = Dictionary(d.attributes.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })

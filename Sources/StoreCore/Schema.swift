@@ -41,6 +41,15 @@ public final class Schema: Sendable {
 
     private static let linearLookupLimit = 12
 
+    /// This schema's entity for `entity`, which may come from another instance of the same
+    /// schema: the entity itself when it is this schema's (one pointer comparison, the
+    /// common case for records a caller built from this schema), else the one of that name.
+    @inline(__always)
+    public func entity(of entity: Entity, category: StoreError.Category = .invalidValue) throws -> Entity {
+        if entity.index < entities.count, entities[entity.index] === entity { return entity }
+        return try self.entity(entity.name, category: category)
+    }
+
     /// The entity of that name, or an error of the given category naming it.
     public func entity(_ name: String, category: StoreError.Category = .invalidValue) throws -> Entity {
         guard let e = self[name] else { throw StoreError(category, "unknown entity '\(name)'") }

@@ -28,6 +28,10 @@ public protocol SQLExecutor: AnyObject {
     @discardableResult
     func execute(_ sql: SQLStatement, _ arguments: [Value]) throws -> Int
 
+    /// Runs a statement to its end when nobody needs its change count (inserts): a driver
+    /// whose change count costs a call of its own skips it. Defaults to `execute`.
+    func run(_ sql: SQLStatement, _ arguments: [Value]) throws
+
     /// The first column of the first row as an integer, or `nil` when there is no row or it is NULL.
     func scalarInt(_ sql: SQLStatement, _ arguments: [Value]) throws -> Int64?
 
@@ -42,6 +46,10 @@ public protocol SQLExecutor: AnyObject {
     /// Runs `body` inside a savepoint: on a throw everything it did is undone and the error
     /// rethrown (the first error wins over a failing rollback).
     func atomically<T>(_ body: () throws -> T) throws -> T
+}
+
+extension SQLExecutor {
+    public func run(_ sql: SQLStatement, _ arguments: [Value]) throws { try execute(sql, arguments) }
 }
 
 /// The text of one SQL statement and, for the fixed statements of a schema, a dense slot

@@ -46,6 +46,13 @@ public final class SQLTransaction: WriteTransaction {
         return try schema.entity(name)
     }
 
+    /// The schema's entity for a record's entity (see `Schema.entity(of:)`), checked as above.
+    private func entity(_ entity: Entity, forWrite: Bool = false) throws -> Entity {
+        try checkActive()
+        if forWrite && !isWritable { throw StoreError(.unsupported, "write operation in a read transaction") }
+        return try schema.entity(of: entity)
+    }
+
     private func exists(_ e: Entity, _ key: Value) throws -> Bool {
         try db.scalarInt(mapping.sql(e).existsByID, [key]) != nil
     }
@@ -136,23 +143,23 @@ public final class SQLTransaction: WriteTransaction {
     // MARK: Writes
 
     public func insert(_ record: Record) throws {
-        let e = try entity(record.entity.name, forWrite: true)
+        let e = try entity(record.entity, forWrite: true)
         let r = try e.checkedRecord(record)
-        try db.execute(mapping.sql(e).insert, r.values)
+        try db.run(mapping.sql(e).insert, r.values)
     }
 
     public func upsert(_ record: Record) throws {
-        let e = try entity(record.entity.name, forWrite: true)
+        let e = try entity(record.entity, forWrite: true)
         let r = try e.checkedRecord(record)
-        try db.execute(mapping.sql(e).upsert, r.values)
+        try db.run(mapping.sql(e).upsert, r.values)
     }
 
     public func insert(contentsOf records: [Record]) throws {
         guard let first = records.first else { return }
-        _ = try entity(first.entity.name, forWrite: true)
+        _ = try entity(first.entity, forWrite: true)
         let checked = try schema.checkedRecords(records)
         try db.atomically {
-            for r in checked { try db.execute(mapping.sql(r.entity).insert, r.values) }
+            for r in checked { try db.run(mapping.sql(r.entity).insert, r.values) }
         }
     }
 

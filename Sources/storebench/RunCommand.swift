@@ -39,7 +39,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Comma-separated scales from the fixtures folder (tiny, quick, standard, large). Default: the profile's.")
     var scale: String?
 
-    @Option(help: "Settings preset: quick (scales tiny+quick, 6 rounds of 1, up to 12 for noisy workloads), standard (quick+standard, the same rounds), full (up to large, 3 repetitions).")
+    @Option(help: "Settings preset: quick (the quick scale, 5 rounds, up to 8 for noisy workloads; `make bench`, under 5 minutes), standard (quick+standard, 6 rounds, up to 12; the reference, about 45 minutes), full (up to large, 1 round of 3 repetitions).")
     var profile: Profile = .quick
 
     @Option(help: ArgumentHelp("What cells measure: time, or instructions under callgrind (valgrind).", discussion: """

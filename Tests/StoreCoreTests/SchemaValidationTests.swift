@@ -25,6 +25,18 @@ struct SchemaValidationTests {
         #expect(s.inverse(of: s["Post"]!.relationship("author")!).relationship.name == "posts")
     }
 
+    @Test("entity(of:) gives this schema's entity for its own, another instance's, and refuses a stranger")
+    func entityOfAnother() throws {
+        let s = try Schema(version: 1, entities: [Self.user, Self.post])
+        let twin = try Schema(version: 1, entities: [Self.post, Self.user])
+        #expect(try s.entity(of: s["User"]!) === s["User"]!)
+        // Same name, other instance, other position: resolved by name to this schema's entity.
+        #expect(try s.entity(of: twin["User"]!) === s["User"]!)
+        #expect(try s.entity(of: twin["Post"]!) === s["Post"]!)
+        let stranger = try Schema(version: 1, entities: [EntityDescription("Tag", primaryKey: "id", attributes: [Attribute("id", .int64)])])
+        #expect(throws: StoreError.self) { try s.entity(of: stranger["Tag"]!) }
+    }
+
     @Test("each problem is named")
     func problems() {
         var u = Self.user, p = Self.post

@@ -87,9 +87,9 @@ final class SQLiteFloor: Floor {
         let s = try statement(FloorSQL.insertUser)
         try timer.unit(operations: users.count) {
             try transaction(write: true) {
-                for u in users {
-                    bindUser(s, u)
-                    try stepDone(s, "insert user \(u.id)")
+                for i in 0..<users.count {  // by index: for-in over an array allocates per element at -Onone
+                    bindUser(s, users[i])
+                    try stepDone(s, "insert user \(users[i].id)")
                 }
             }
         }
@@ -121,7 +121,7 @@ final class SQLiteFloor: Floor {
         try transaction(write: false) {
             for _ in 0..<rounds {
                 try timer.unit(operations: hot.count) {
-                    for id in hot { sink &+= try readPost(s, id) }
+                    for i in 0..<hot.count { sink &+= try readPost(s, hot[i]) }  // by index: for-in over an array allocates per element at -Onone
                 }
             }
         }
@@ -138,7 +138,8 @@ final class SQLiteFloor: Floor {
         let s = try statement(FloorSQL.insertRow)
         try timer.unit(operations: count) {
             try transaction(write: true) {
-                for id in first..<(first + Int64(count)) {
+                for i in 0..<count {  // an Int range: a Range<Int64> allocates per element at -Onone
+                    let id = first &+ Int64(i)
                     sqlite3_bind_int64(s, 1, id)
                     for k in 0..<10 { sqlite3_bind_int64(s, Int32(k + 2), id &* 10 &+ Int64(k)) }
                     try stepDone(s, "insert row \(id)")
@@ -151,7 +152,7 @@ final class SQLiteFloor: Floor {
         var sink = 0
         try walk(try statement(FloorSQL.fetchRowsSQL), timer: timer) { s in
             var h = 0
-            for c in 0..<Int32(11) { h = Touch.fold(h, Touch.int(sqlite3_column_int64(s, c))) }
+            for c in 0..<11 { h = Touch.fold(h, Touch.int(sqlite3_column_int64(s, Int32(c)))) }
             sink &+= h
         }
         return sink
