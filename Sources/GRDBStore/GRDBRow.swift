@@ -19,14 +19,15 @@ struct GRDBRow: RowView {
 
     subscript(_ ordinal: Int) -> Value {
         switch types[ordinal] {
-        case .int64: return (row[ordinal] as Int64?).map(Value.int64) ?? .null
-        case .double: return (row[ordinal] as Double?).map(Value.double) ?? .null
-        case .bool: return (row[ordinal] as Bool?).map(Value.bool) ?? .null
-        case .string: return (row[ordinal] as String?).map(Value.string) ?? .null
-        case .date: return (row[ordinal] as Double?).map { .date(Date(timeIntervalSince1970: $0)) } ?? .null
-        case .uuid: return (row[ordinal] as Data?).flatMap { UUID(bytes: $0).map(Value.uuid) } ?? .null
-        case .bytes: return (row[ordinal] as Data?).map { .bytes([UInt8]($0)) } ?? .null
+        case .int64: if let v = row[ordinal] as Int64? { return .int64(v) }
+        case .double: if let v = row[ordinal] as Double? { return .double(v) }
+        case .bool: if let v = row[ordinal] as Bool? { return .bool(v) }
+        case .string: if let v = row[ordinal] as String? { return .string(v) }
+        case .date: if let v = row[ordinal] as Double? { return .date(Date(timeIntervalSince1970: v)) }
+        case .uuid: if let v = row[ordinal] as Data?, let u = UUID(bytes: v) { return .uuid(u) }
+        case .bytes: if let v = row[ordinal] as Data? { return .bytes([UInt8](v)) }
         }
+        return .null
     }
 
     func int64(at i: Int) -> Int64? { types[i] == .int64 ? row[i] as Int64? : nil }

@@ -180,7 +180,7 @@ public final class PlainGRDBProgram: Floor {
     public func fetchRows(timer: OperationTimer) throws -> Int {
         var sink = 0
         try walk(FloorSQL.fetchRowsSQL, timer: timer) { row in
-            for c in 0..<11 { sink &+= Int(truncatingIfNeeded: row[c] as Int64) }
+            sink &+= Touch.intRow { row[$0] as Int64? }  // the floors' and backends' checksum
         }
         return sink
     }

@@ -86,14 +86,10 @@ struct PlainGRDBTests {
         let count = generator.spec.rows.fetch
         try generator.loadRows(into: store, count: count)
 
-        let want = (1...Int64(count)).reduce(0) { sum, id in
-            generator.row(id).values.reduce(sum) { $0 &+ Int(truncatingIfNeeded: $1.int64Value!) }
-        }
+        let want = (1...Int64(count)).reduce(0) { $0 &+ Touch.row(generator.row($1)) }
         var fromStore = 0
         try store.read { tx in
-            try tx.forEach(Query("Row")) { row in
-                for i in 0..<11 { fromStore &+= Int(truncatingIfNeeded: row.int64(at: i)!) }
-            }
+            try tx.forEach(Query("Row")) { row in fromStore &+= Touch.intRow { row.int64(at: $0) } }
         }
         let untimed = OperationTimer(minimumSpan: 0)
         #expect(fromStore == want)
@@ -101,9 +97,7 @@ struct PlainGRDBTests {
 
         let first = Int64(count + 1), added = 50
         try program.insertRows(first: first, count: added, timer: untimed)
-        let more = (first..<(first + Int64(added))).reduce(0) { sum, id in
-            generator.row(id).values.reduce(sum) { $0 &+ Int(truncatingIfNeeded: $1.int64Value!) }
-        }
+        let more = (first..<(first + Int64(added))).reduce(0) { $0 &+ Touch.row(generator.row($1)) }
         #expect(try program.fetchRows(timer: untimed) == want &+ more)
     }
 

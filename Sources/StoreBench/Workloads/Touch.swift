@@ -8,15 +8,16 @@ import StoreCore
 /// (`h = h * 31 + field`), so a skipped, swapped or misread column changes the row's value;
 /// rows are then added, so the scan order does not matter. Backends (`row`) and floors
 /// (`PostOutput.touch`, the floors' row loops) fold the same field values the same way, and
-/// equal sinks mean equal data was read.
-enum Touch {
+/// equal sinks mean equal data was read. Public for reference programs outside this module
+/// (`PlainGRDB`), which must fold what the floors fold.
+public enum Touch {
     /// One field folded into a row's value.
-    @inline(__always) static func fold(_ h: Int, _ field: Int) -> Int { h &* 31 &+ field }
+    @inlinable @inline(__always) public static func fold(_ h: Int, _ field: Int) -> Int { h &* 31 &+ field }
 
     /// What a null field contributes (neither 0 nor 1, so it differs from `false` and `0`).
-    static let null = 0x6E75_6C6C
+    @inlinable public static var null: Int { 0x6E75_6C6C }
 
-    @inline(__always) static func int(_ x: Int64) -> Int { Int(truncatingIfNeeded: x) }
+    @inlinable @inline(__always) public static func int(_ x: Int64) -> Int { Int(truncatingIfNeeded: x) }
     /// A double by its bits: exact, and no trap on infinities or NaN.
     @inline(__always) static func double(_ x: Double) -> Int { Int(truncatingIfNeeded: x.bitPattern) }
     @inline(__always) static func bool(_ x: Bool) -> Int { x ? 1 : 0 }
@@ -29,7 +30,7 @@ enum Touch {
     }
 
     /// Every field of a row, folded in attribute order.
-    static func row(_ r: some RowView) -> Int {
+    public static func row(_ r: some RowView) -> Int {
         var h = 0
         for i in 0..<r.entity.attributes.count { h = fold(h, value(r[i])) }
         return h
@@ -51,7 +52,7 @@ enum Touch {
     }
 
     /// The row value of a 10-integer row whose `int64(at:)` gives column `i` (0 is the id).
-    @inline(__always) static func intRow(_ column: (Int) -> Int64?) -> Int {
+    @inlinable @inline(__always) public static func intRow(_ column: (Int) -> Int64?) -> Int {
         var h = 0
         for i in 0..<11 { h = fold(h, column(i).map(int) ?? null) }
         return h
