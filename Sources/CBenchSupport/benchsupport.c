@@ -8,7 +8,9 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -191,4 +193,14 @@ void sb_perf_close(int fd) { close(fd); }
 __attribute__((noinline)) void sb_measured_region(void (*body)(void *), void *context) {
     body(context);
     __asm__ volatile("" ::: "memory");  // keeps the call a call, not a tail jump
+}
+
+// MARK: - Dying with the runner
+
+int sb_die_with_parent(int32_t expected_parent) {
+    // The signal is tied to the thread that started this process; the runner starts cells
+    // from its main thread, which lives as long as the run.
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) return 1;  // not offered: nothing more to do
+    // The parent may have died before prctl took effect: then this process was re-parented.
+    return getppid() == (pid_t)expected_parent ? 1 : 0;
 }

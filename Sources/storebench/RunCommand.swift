@@ -25,8 +25,10 @@ struct RunCommand: ParsableCommand {
               storebench run --backends sqlite,lmdb --workloads 'crud.read-pk.*' --scale quick
               storebench run --profile standard --out Reports      # the reference report
               storebench run --measure instructions --backends sqlite --workloads rows   # callgrind counts, tiny scale
-            Ctrl-C ends the running cell and still writes the report and JSON of the cells that ran.
-            Exit status: 0 when every cell ran, 1 when a cell failed or timed out, 130 when interrupted.
+            Ctrl-C, SIGTERM and SIGHUP end the running cell and still write the report and JSON of the cells
+            that ran; a cell never outlives the runner, even one killed with SIGKILL.
+            Exit status: 0 when every cell ran, 1 when a cell failed or timed out, 128 + the signal when \
+            stopped by one (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP).
             """
     )
 
@@ -136,13 +138,18 @@ struct RunCommand: ParsableCommand {
         let view = RunProgressView()
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         let runner = BenchmarkRunner(plan: plan, executable: executable, workDirectory: work, progress: view)
-        // Ctrl-C ends the current cell and writes the report of what ran, instead of losing it.
-        signal(SIGINT, SIG_IGN)
-        let onInterrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        onInterrupt.setEventHandler { runner.interrupt() }
-        onInterrupt.resume()
+        // Ctrl-C, SIGTERM (a cancelled CI job, `timeout`) and SIGHUP (a closed terminal) end the
+        // current cell and write the report of what ran, instead of losing it. Cells die with
+        // the runner even when it is killed outright (`CellSpec.runnerPID`).
+        let stoppers = [SIGINT, SIGTERM, SIGHUP].map { signo in
+            signal(signo, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signo, queue: .global())
+            source.setEventHandler { runner.interrupt(signal: signo) }
+            source.resume()
+            return source
+        }
         let results = try runner.run()
-        onInterrupt.cancel()
+        stoppers.forEach { $0.cancel() }
 
         let jsonPath = json ?? URL(fileURLWithPath: out).appendingPathComponent("latest.json").path
         let mdPath = URL(fileURLWithPath: out).appendingPathComponent("latest.md").path
@@ -151,7 +158,7 @@ struct RunCommand: ParsableCommand {
         try MarkdownReport(results).render().write(toFile: mdPath, atomically: true, encoding: .utf8)
         let bad = results.cells.filter { $0.status == .failed || $0.status == .timeout }
         print("wrote \(mdPath) and \(jsonPath): \(results.cells.count) cells, \(bad.count) failed, in \(Int(results.durationSeconds)) s")
-        if results.interrupted == true { throw ExitCode(130) }
+        if let signo = runner.interruptingSignal { throw ExitCode(128 + signo) }
         if !bad.isEmpty { throw ExitCode(1) }
     }
 

@@ -68,8 +68,9 @@ import Testing
         #expect(md.contains("`41c4c3cc84df5be8`") || md.contains(results.datasets[0].checksum))
     }
 
-    @Test func anInterruptedRunWritesWhatItMeasured() throws {
-        let out = try TemporaryDirectory("run-interrupt")
+    /// Starts a run whose second cell hangs, and returns once that cell's process is running,
+    /// with the runner's process and the cell's pid.
+    private func startRunUntilTheHangingCell(out: TemporaryDirectory) throws -> (runner: Process, cell: pid_t) {
         let p = Process()
         p.executableURL = try Bench.binary()
         p.arguments = ["run", "--scale", "tiny", "--backends", "sqlite", "--repetitions", "1", "--rounds", "1", "--warmup", "0", "--no-floors",
@@ -77,24 +78,66 @@ import Testing
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         try p.run()
-        // Interrupt once the hanging cell is running: its own directory has appeared.
+        // The hanging cell's directory has appeared and a child of the runner runs it.
         let deadline = Date().addingTimeInterval(60)
+        let cellDir = NSTemporaryDirectory() + "storebench-run-\(p.processIdentifier)/cells/2"
         while Date() < deadline {
-            let runs = (try? FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())) ?? []
-            if runs.contains("storebench-run-\(p.processIdentifier)"),
-               FileManager.default.fileExists(atPath: NSTemporaryDirectory() + "storebench-run-\(p.processIdentifier)/cells/2") { break }
+            if FileManager.default.fileExists(atPath: cellDir), let child = Self.children(of: p.processIdentifier).first {
+                usleep(300_000)
+                return (p, child)
+            }
             usleep(50_000)
         }
-        usleep(300_000)
-        kill(p.processIdentifier, SIGINT)
+        p.terminate()
+        throw BenchError("the hanging cell never started")
+    }
+
+    /// Live (not zombie) processes whose parent is `pid`, from /proc.
+    static func children(of pid: pid_t) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { Int32($0) }.filter { child in
+            guard let stat = try? String(contentsOfFile: "/proc/\(child)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return false }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 2 && fields[0] != "Z" && Int32(fields[1]) == pid
+        }
+    }
+
+    /// Whether `pid` is a live process (a zombie, or a reaped one, is not).
+    static func isAlive(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return false }
+        return !stat[stat.index(after: close)...].hasPrefix(" Z")
+    }
+
+    @Test(arguments: [SIGINT, SIGTERM, SIGHUP])
+    func aRunStoppedByASignalWritesWhatItMeasured(signal: Int32) throws {
+        let out = try TemporaryDirectory("run-interrupt")
+        let (p, cell) = try startRunUntilTheHangingCell(out: out)
+        kill(p.processIdentifier, signal)
         p.waitUntilExit()
-        #expect(p.terminationStatus == 130)
+        #expect(p.terminationStatus == 128 + signal, "128 + the signal")
+        #expect(!Self.isAlive(cell), "the running cell was stopped")
         let results = try RunResults.read(out.url.appendingPathComponent("latest.json").path)
         #expect(results.interrupted == true)
+        #expect(results.interruptedBy == BenchmarkRunner.signalName(signal))
         #expect(results.cell("sqlite", "crud.read-pk.single", "tiny")?.status == .ok, "what ran before is kept")
         #expect(results.cell("sqlite", "selftest.hang", "tiny")?.reason == "the run was interrupted")
         let md = try String(contentsOf: out.url.appendingPathComponent("latest.md"), encoding: .utf8)
-        #expect(md.contains("**Interrupted**"))
+        #expect(md.contains("**Interrupted** (\(BenchmarkRunner.signalName(signal)))"))
+    }
+
+    @Test func aCellDiesWithItsRunnerEvenUnderSIGKILL() throws {
+        let out = try TemporaryDirectory("run-killed")
+        let (p, cell) = try startRunUntilTheHangingCell(out: out)
+        defer { try? FileManager.default.removeItem(atPath: NSTemporaryDirectory() + "storebench-run-\(p.processIdentifier)") }
+        #expect(Self.isAlive(cell))
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+        let deadline = Date().addingTimeInterval(10)
+        while Self.isAlive(cell) && Date() < deadline { usleep(20_000) }
+        #expect(!Self.isAlive(cell), "the cell (pid \(cell)) outlived its runner")
+        if Self.isAlive(cell) { kill(cell, SIGKILL) }
     }
 
     @Test func argumentErrorsAreClear() throws {

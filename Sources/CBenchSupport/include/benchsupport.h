@@ -34,4 +34,10 @@ void sb_perf_close(int fd);
 /// only what runs inside it is counted, so instruction counts cover the measured work alone.
 void sb_measured_region(void (*body)(void *), void *context);
 
+/// Makes the kernel send SIGKILL to the calling process when its parent dies
+/// (`PR_SET_PDEATHSIG`), so a cell never outlives its runner, even one killed with SIGKILL.
+/// Returns 1, or 0 when the parent is already gone (its pid is no longer `getppid()`): the
+/// caller should exit at once.
+int sb_die_with_parent(int32_t expected_parent);
+
 #endif

@@ -24,7 +24,7 @@ public struct MarkdownReport {
         md += "in \(Int(results.durationSeconds.rounded())) s: \(results.cells.count) cells, "
         md += "\(results.cells.filter(\.isOK).count) measured, \(failedCells.count) failed.\n\n"
         if results.interrupted == true {
-            md += "> **Interrupted** after \(results.cells.count) of \(results.plannedCells ?? results.cells.count) cells: the tables hold only what ran.\n\n"
+            md += "> **Interrupted**\(results.interruptedBy.map { " (\($0))" } ?? "") after \(results.cells.count) of \(results.plannedCells ?? results.cells.count) cells: the tables hold only what ran.\n\n"
         }
         let parts: [String] = [setup(), summary(), advice(), charts(), workloadTables(), memoryTables(), failures(), featureMatrix(), method()]
         return md + parts.joined()
@@ -253,7 +253,9 @@ public struct MarkdownReport {
         loop; `plain:grdb` uses GRDB directly as its documentation advises, and its × floor is GRDBStore ÷ plain GRDB. \
         Costs that belong to GRDB itself, not to this project (a `DatabasePool` read takes a reader connection from the pool \
         and opens a deferred transaction; statements are cached per connection; `sb_fold`/`sb_like` run as Swift \
-        `DatabaseFunction`s), appear in both and cancel in that ratio.
+        `DatabaseFunction`s), appear in both and cancel in that ratio. What the ratio keeps above 1 is this project's \
+        repository layer, which every backend pays over its floor: records validated on write, `Value`s converted to the \
+        engine's types, an owned `Record` per fetched row and one `RowView` call per column read.
         - **Durability** is applied equally: durable means SQLite `synchronous=FULL` in WAL mode and LMDB's default sync; \
         relaxed means `synchronous=NORMAL` and `MDB_NOSYNC`.
         - **Caveats.** Machines are shared and noisy: compare ratios within one run rather than absolute times across runs, \

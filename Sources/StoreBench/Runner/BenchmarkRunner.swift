@@ -27,13 +27,22 @@ public final class BenchmarkRunner {
     let executable: URL
     let workDirectory: URL
     weak var progress: RunProgress?
-    private let interrupted = Atomic<Bool>(false)
+    private let stopSignal = Atomic<Int32>(0)
 
     /// Stops the run: the current cell's process is ended, no further cell starts, and `run`
-    /// returns the cells measured so far with `interrupted` set. Safe from any thread (a signal handler's queue).
-    public func interrupt() { interrupted.store(true, ordering: .relaxed) }
+    /// returns the cells measured so far with `interrupted` set. `signal` is what asked for it
+    /// (the first one counts). Safe from any thread (a signal handler's queue).
+    public func interrupt(signal: Int32 = SIGINT) {
+        _ = stopSignal.compareExchange(expected: 0, desired: signal, ordering: .relaxed)
+    }
 
-    var isInterrupted: Bool { interrupted.load(ordering: .relaxed) }
+    /// The signal that interrupted the run, or `nil` while it runs on.
+    public var interruptingSignal: Int32? {
+        let s = stopSignal.load(ordering: .relaxed)
+        return s == 0 ? nil : s
+    }
+
+    var isInterrupted: Bool { interruptingSignal != nil }
 
     public init(plan: RunPlan, executable: URL, workDirectory: URL, progress: RunProgress?) {
         self.plan = plan
@@ -127,6 +136,7 @@ public final class BenchmarkRunner {
                              conformance: conformance, durationSeconds: Date().timeIntervalSince(started),
                              interrupted: isInterrupted ? true : nil, plannedCells: planned + grown,
                              rounds: plan.rounds > 1 ? plan.rounds : nil)
+        out.interruptedBy = interruptingSignal.map(Self.signalName)
         out.maxRounds = plan.maxRounds > plan.rounds ? plan.maxRounds : nil
         out.measure = plan.measure
         out.extraRounds = extraRounds
@@ -157,6 +167,16 @@ public final class BenchmarkRunner {
         return copy
     }
 
+    /// `SIGINT`, `SIGTERM`, `SIGHUP`, else `signal N`.
+    public static func signalName(_ signal: Int32) -> String {
+        switch signal {
+        case SIGINT: "SIGINT"
+        case SIGTERM: "SIGTERM"
+        case SIGHUP: "SIGHUP"
+        default: "signal \(signal)"
+        }
+    }
+
     private func runCell(_ cell: RunPlan.Cell, index: Int, template: CellKey, executable: URL, minimumSpan: UInt64) -> CellResult {
         let work = workDirectory.appendingPathComponent("cells/\(index)")
         defer { try? FileManager.default.removeItem(at: work) }
@@ -168,6 +188,7 @@ public final class BenchmarkRunner {
             minimumSpan: minimumSpan, outcome: work.appendingPathComponent("outcome.json").path)
         spec.countAllocations = plan.countAllocations && cell.round == 0
         spec.measure = plan.measure
+        spec.runnerPID = getpid()
         let started = Date()
         let process = CellProcess(executable: executable, timeout: plan.cellTimeout * (plan.measure == .instructions ? 20 : 1))
         let ending = process.run(spec) { [unowned self] in self.isInterrupted }

@@ -20,6 +20,10 @@ public struct CellExecutor {
 
     /// Runs the cell and writes its outcome to `spec.outcome`.
     public func runAndWrite() throws {
+        // A cell never outlives its runner: the kernel kills it when the runner dies, however.
+        if let runner = spec.runnerPID, sb_die_with_parent(runner) == 0 {
+            throw BenchError("the runner (pid \(runner)) is gone; the cell does not run alone")
+        }
         let outcome = try run()
         let data = try JSONEncoder().encode(outcome)
         try data.write(to: URL(fileURLWithPath: spec.outcome), options: .atomic)

@@ -23,6 +23,8 @@ public struct CellSpec: Codable, Sendable, Hashable {
     /// Time (the default), or instructions under callgrind: only the measured repetitions run
     /// inside `sb_measured_region`, which callgrind is told to count.
     public var measure = MeasureMode.time
+    /// The runner's process id: the cell asks the kernel to kill it when that process dies.
+    public var runnerPID: Int32?
 }
 
 /// What a cell measured, written by the child and read by the parent.

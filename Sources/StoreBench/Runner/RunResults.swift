@@ -32,8 +32,10 @@ public struct RunResults: Codable, Sendable {
     /// The conformance kit's results per backend: the report's feature matrix.
     public var conformance: [ConformanceReport]
     public var durationSeconds: Double
-    /// Set when the run was interrupted (Ctrl-C): `cells` holds what ran before.
+    /// Set when the run was interrupted (Ctrl-C, SIGTERM, SIGHUP): `cells` holds what ran before.
     public var interrupted: Bool?
+    /// The signal that interrupted the run (`SIGINT`, `SIGTERM`, `SIGHUP`).
+    public var interruptedBy: String?
     /// Cells the plan had; more than `cells.count` after an interruption.
     public var plannedCells: Int?
     /// Rounds added to noisy workloads beyond `rounds`, over the whole run.
