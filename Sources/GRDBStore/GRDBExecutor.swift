@@ -1,4 +1,5 @@
 import GRDB
+import GRDBSQLite
 import StoreCore
 import StoreSQL
 
@@ -19,15 +20,23 @@ final class GRDBExecutor: SQLExecutor {
     /// it cannot run (too many terms or variables): `invalidQuery`, the data untouched.
     @inline(__always)
     private func statement(_ sql: SQLStatement) throws -> Statement {
-        if let slot = sql.slot, let last, last.slot == slot { return last.statement }
-        let s: Statement
+        if let slot = sql.slot, let last, last.slot == slot, !Self.isStepping(last.statement) { return last.statement }
         do {
-            s = try db.cachedStatement(sql: sql.text)
+            let s = try db.cachedStatement(sql: sql.text)
+            // Still stepping through rows: the query runs again inside its own iteration, and
+            // resetting the shared statement would restart the outer one. Use a fresh one.
+            if Self.isStepping(s) { return try db.makeStatement(sql: sql.text) }
+            if let slot = sql.slot { last = (slot, s) }
+            return s
         } catch let e as DatabaseError {
             throw GRDBErrors.storeError(e, preparing: true)
         }
-        if let slot = sql.slot { last = (slot, s) }
-        return s
+    }
+
+    /// Whether `s` has been stepped and neither finished nor reset (`sqlite3_stmt_busy`).
+    @inline(__always)
+    private static func isStepping(_ s: Statement) -> Bool {
+        sqlite3_stmt_busy(s.sqliteStatement) != 0
     }
 
     /// Runs `body` on the statement for `sql` with `values` bound. The compiled SQL always has

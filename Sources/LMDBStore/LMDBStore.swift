@@ -89,6 +89,8 @@ public final class LMDBStore: Repository, @unchecked Sendable {
 
     public func close() throws {
         if isWriterThread { throw StoreError(.busy, "close() was called inside a write transaction on the same thread") }
+        // Inside a read on this thread, waiting for reads to end would wait for itself.
+        if holdsMap { throw StoreError(.busy, "close() was called inside a read transaction on the same thread") }
         writeLock.lock()
         defer { writeLock.unlock() }
         let pooled: [LMDBTxn]? = stateLock.withLock {
@@ -100,7 +102,12 @@ public final class LMDBStore: Repository, @unchecked Sendable {
         guard let pooled else { return }
         // Wait for running reads; a read that outlives 60 s leaks the environment rather than crash it.
         guard mapLock.lockExclusive(timeout: 60) else {
-            throw StoreError(.busy, "close(): read transactions stayed open for 60 s")
+            // Nothing changed: the store stays open, with its idle read transactions.
+            stateLock.withLock {
+                isClosed = false
+                idleReads = pooled
+            }
+            throw StoreError(.busy, "close(): read transactions of other threads stayed open for 60 s; the store is still open")
         }
         pooled.forEach { $0.abort() }
         if options.durability == .relaxed { env.sync() }

@@ -63,7 +63,7 @@ final class SQLiteConnection {
     /// The cached prepared statement for `sql`, preparing it on first use.
     @inline(__always)
     func statement(_ sql: String) throws -> SQLiteStatement {
-        if let s = statements[sql] { return s }
+        if let s = statements[sql] { return try unlessBusy(s) }
         _ = try requireOpen()
         let s = try SQLiteStatement(connection: self, sql: sql)
         statements[sql] = s
@@ -74,11 +74,19 @@ final class SQLiteConnection {
     @inline(__always)
     func statement(_ sql: SQLStatement) throws -> SQLiteStatement {
         guard let slot = sql.slot else { return try statement(sql.text) }
-        if slot < slots.count, let s = slots[slot] { return s }
+        if slot < slots.count, let s = slots[slot] { return try unlessBusy(s) }
         let s = try statement(sql.text)
         if slot >= slots.count { slots += Array(repeating: nil, count: slot + 1 - slots.count) }
         slots[slot] = s
         return s
+    }
+
+    /// `s`, or, while `s` is still stepping through rows (a query run again inside its own
+    /// iteration), a fresh statement for the same SQL that is finalized after use: resetting
+    /// `s` would restart the outer iteration.
+    @inline(__always)
+    private func unlessBusy(_ s: SQLiteStatement) throws -> SQLiteStatement {
+        sqlite3_stmt_busy(s.handle) == 0 ? s : try SQLiteStatement(connection: self, sql: s.sql)
     }
 
     /// A pragma's value as text (e.g. `journal_mode`).

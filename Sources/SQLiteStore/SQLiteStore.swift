@@ -33,6 +33,7 @@ public final class SQLiteStore: Repository, @unchecked Sendable {
     private var idleReaders: [SQLiteConnection] = [] // guarded by poolLock
     private var isClosed = false                     // guarded by poolLock
     private var writerThread: pthread_t?             // guarded by poolLock
+    private var readerThreads: [pthread_t] = []      // guarded by poolLock: one entry per open read
 
     /// Opens or creates `directory/store.sqlite`.
     public convenience init(directory: URL, schema: Schema, options: StoreOptions = StoreOptions()) throws {
@@ -70,8 +71,14 @@ public final class SQLiteStore: Repository, @unchecked Sendable {
     deinit { try? close() }
 
     public func close() throws {
-        if isWriterThread { throw StoreError(.busy, "close() was called inside a write transaction on the same thread") }
-        let readers: [SQLiteConnection] = poolLock.withLock {
+        let me = pthread_self()
+        let readers: [SQLiteConnection] = try poolLock.withLock {
+            if writerThread.map({ pthread_equal($0, me) != 0 }) ?? false {
+                throw StoreError(.busy, "close() was called inside a write transaction on the same thread")
+            }
+            if readerThreads.contains(where: { pthread_equal($0, me) != 0 }) {
+                throw StoreError(.busy, "close() was called inside a read transaction on the same thread")
+            }
             isClosed = true
             defer { idleReaders = [] }
             return idleReaders
@@ -103,8 +110,9 @@ public final class SQLiteStore: Repository, @unchecked Sendable {
     }
 
     public func read<T>(_ body: (any ReadTransaction) throws -> T) throws -> T {
-        let db = try takeReader()
-        defer { giveBack(db) }
+        let me = pthread_self()
+        let db = try takeReader(for: me)
+        defer { giveBack(db, from: me) }
         return try transaction(on: db, begin: "BEGIN", writable: false, body)
     }
 
@@ -127,29 +135,41 @@ public final class SQLiteStore: Repository, @unchecked Sendable {
 
     // MARK: Reader pool
 
-    private func takeReader() throws -> SQLiteConnection {
+    /// A reader connection for `thread`, which is noted as reading until `giveBack`.
+    private func takeReader(for thread: pthread_t) throws -> SQLiteConnection {
         let idle: SQLiteConnection? = try poolLock.withLock {
             if isClosed { throw StoreError(.closed, "the store is closed") }
+            readerThreads.append(thread)
             return idleReaders.popLast()
         }
         if let idle { return idle }
-        let db = try SQLiteConnection(path: path, create: false)
         do {
-            try db.exec("PRAGMA query_only = 1")
+            let db = try SQLiteConnection(path: path, create: false)
+            do {
+                try db.exec("PRAGMA query_only = 1")
+            } catch {
+                db.close()
+                throw error
+            }
+            return db
         } catch {
-            db.close()
+            poolLock.withLock { Self.removeOne(thread, from: &readerThreads) }
             throw error
         }
-        return db
     }
 
-    private func giveBack(_ db: SQLiteConnection) {
+    private func giveBack(_ db: SQLiteConnection, from thread: pthread_t) {
         let keep = poolLock.withLock {
+            Self.removeOne(thread, from: &readerThreads)
             if isClosed { return false }
             idleReaders.append(db)
             return true
         }
         if !keep { db.close() }
+    }
+
+    private static func removeOne(_ thread: pthread_t, from threads: inout [pthread_t]) {
+        if let i = threads.lastIndex(where: { pthread_equal($0, thread) != 0 }) { threads.remove(at: i) }
     }
 }
 

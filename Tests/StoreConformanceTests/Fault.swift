@@ -33,4 +33,9 @@ enum Fault: String, CaseIterable, Sendable {
     case updateOfMissingIgnored
     /// A read transaction sees writes committed after it began.
     case noSnapshot
+    /// An iteration inside another iteration of the same transaction finds no rows (the
+    /// inner one consumed a shared cursor).
+    case nestedIterationEmpty
+    /// `close()` inside a transaction does nothing and reports nothing.
+    case closeInsideTransactionIgnored
 }

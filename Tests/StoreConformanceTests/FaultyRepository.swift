@@ -1,6 +1,7 @@
 import Foundation
 import StoreConformance
 import StoreCore
+import Synchronization
 
 /// Wraps a correct repository and injects one `Fault`. Test-only.
 final class FaultyRepository: Repository {
@@ -14,9 +15,16 @@ final class FaultyRepository: Repository {
 
     var schema: Schema { inner.schema }
     var capabilities: Capabilities { inner.capabilities }
-    func close() throws { try inner.close() }
+    /// Transactions open on any thread (the fault is a store that forgets to check its own).
+    private let inTransaction = Atomic<Int>(0)
+    func close() throws {
+        if fault == .closeInsideTransactionIgnored && inTransaction.load(ordering: .relaxed) > 0 { return }
+        try inner.close()
+    }
 
     func read<T>(_ body: (any ReadTransaction) throws -> T) throws -> T {
+        inTransaction.add(1, ordering: .relaxed)
+        defer { inTransaction.subtract(1, ordering: .relaxed) }
         if fault == .noSnapshot {
             // Every call runs in a transaction of its own: no snapshot across calls.
             return try body(FaultyTransaction(fault: fault, autocommitRepository: inner))
@@ -25,6 +33,8 @@ final class FaultyRepository: Repository {
     }
 
     func write<T>(_ body: (any WriteTransaction) throws -> T) throws -> T {
+        inTransaction.add(1, ordering: .relaxed)
+        defer { inTransaction.subtract(1, ordering: .relaxed) }
         guard fault == .rollbackIgnored else {
             return try inner.write { try body(FaultyTransaction(fault: fault, write: $0)) }
         }

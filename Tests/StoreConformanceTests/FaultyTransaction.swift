@@ -64,7 +64,11 @@ final class FaultyTransaction: WriteTransaction {
 
     func fetch(_ entity: String, id: Value) throws -> Record? { try onReader { try $0.fetch(entity, id: id) } }
     func fetch(_ query: Query) throws -> [Record] { try onReader { try $0.fetch(bend(query)) } }
+    private var iterating = 0
     func forEach(_ query: Query, _ body: (any RowView) throws -> Void) throws {
+        if fault == .nestedIterationEmpty && iterating > 0 { return }
+        iterating += 1
+        defer { iterating -= 1 }
         try onReader { try $0.forEach(bend(query), body) }
     }
     func count(_ query: Query) throws -> Int {

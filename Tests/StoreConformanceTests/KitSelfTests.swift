@@ -43,7 +43,7 @@ struct KitSelfTests {
         let cases = ConformanceKit.cases
         #expect(cases.count >= 60)
         #expect(Set(cases.map(\.id)).count == cases.count, "case ids must be unique")
-        #expect(ConformanceKit.groups == ["schema", "crud", "transactions", "batch", "queries", "relationships", "errors", "persistence"])
+        #expect(ConformanceKit.groups == ["schema", "crud", "transactions", "batch", "queries", "relationships", "errors", "persistence", "reentrancy"])
     }
 
     @Test("Markdown and JSON reports carry every case")
