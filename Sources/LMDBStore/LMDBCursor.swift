@@ -8,15 +8,19 @@ final class LMDBCursor {
     /// The current key and value, borrowed from the map.
     private(set) var key = MDB_val()
     private(set) var value = MDB_val()
+    private let bounds: MapBounds
 
     init(_ txn: LMDBTxn, _ dbi: MDB_dbi) throws {
         var c: OpaquePointer?
         try LMDBError.check(mdb_cursor_open(try txn.live, dbi, &c), "cannot open a cursor")
         handle = c!
+        bounds = txn.bounds
     }
 
     deinit { mdb_cursor_close(handle) }
 
+    /// The current key and value; both were checked against the map's bounds when the cursor
+    /// moved there.
     var keyBytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: key.mv_data, count: key.mv_size) }
     var valueBytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: value.mv_data, count: value.mv_size) }
 
@@ -26,7 +30,14 @@ final class LMDBCursor {
         let rc = mdb_cursor_get(handle, &key, &value, op)
         if rc == MDB_NOTFOUND { return false }
         try LMDBError.check(rc, "cannot move a cursor")
+        try checkBounds()
         return true
+    }
+
+    @inline(__always)
+    private func checkBounds() throws {
+        guard bounds.allows(key) else { throw MapBounds.outside(key, "a key") }
+        guard bounds.allows(value) else { throw MapBounds.outside(value, "a value") }
     }
 
     /// Positions at the first key >= `seek` (`MDB_SET_RANGE`), or exactly at `seek` (`MDB_SET_KEY`).
@@ -37,6 +48,7 @@ final class LMDBCursor {
         }
         if rc == MDB_NOTFOUND { return false }
         try LMDBError.check(rc, "cannot position a cursor", key: KeyEncoding.describe(seek))
+        try checkBounds()
         return true
     }
 }

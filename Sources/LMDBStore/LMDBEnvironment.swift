@@ -11,6 +11,8 @@ final class LMDBEnvironment: @unchecked Sendable {
     // close() after every transaction (its locks), so no call races with it.
     private(set) var handle: OpaquePointer?
     let path: String
+    /// Where the data file is mapped (found after open and after every resize).
+    private(set) var region = MapRegion.unknown
 
     /// Opens (creating when absent) the environment in `directory`. A handle that fails to
     /// open is closed before the error is thrown.
@@ -29,6 +31,7 @@ final class LMDBEnvironment: @unchecked Sendable {
             throw error
         }
         handle = env
+        region = MapRegion.locate(env!)
     }
 
     deinit { close() }
@@ -63,7 +66,9 @@ final class LMDBEnvironment: @unchecked Sendable {
     /// Sets a new map size; 0 adopts the size another process set. No transaction of this
     /// process may be active (LMDBStore holds its map lock exclusively around this).
     func setMapSize(_ size: Int) throws {
-        try LMDBError.check(mdb_env_set_mapsize(try live(), size), "cannot resize the map to \(size) bytes")
+        let h = try live()
+        try LMDBError.check(mdb_env_set_mapsize(h, size), "cannot resize the map to \(size) bytes")
+        region = MapRegion.locate(h)
     }
 
     /// Flushes buffers to disk (used on close in relaxed mode).

@@ -71,7 +71,7 @@ public final class LMDBStore: Repository, @unchecked Sendable {
                                           mapSize: mapSize.initial, durability: options.durability)
             do {
                 try Self.checkSize(env)
-                let txn = try LMDBTxn(try env.live(), readOnly: false)
+                let txn = try LMDBTxn(try env.live(), region: env.region, readOnly: false)
                 layout = try LMDBLayout.open(txn, schema: schema, path: path)
                 try txn.commit()
             } catch {
@@ -177,7 +177,7 @@ public final class LMDBStore: Repository, @unchecked Sendable {
     /// One run of a write closure. Returns nil (and the error) when the map was full: the
     /// transaction is gone and the caller grows the map and runs the closure again.
     private func attemptWrite<T>(_ body: (any WriteTransaction) throws -> T) throws -> (T?, StoreError?) {
-        let txn = try begin { try LMDBTxn(try env.live(), readOnly: false) }
+        let txn = try begin { try LMDBTxn(try env.live(), region: env.region, readOnly: false) }
         let tx = LMDBTransaction(schema: schema, layout: layout, env: try env.live(), txn: txn, writable: true)
         defer { tx.isActive = false }
         do {
@@ -232,7 +232,7 @@ public final class LMDBStore: Repository, @unchecked Sendable {
                 throw error
             }
         }
-        return try begin { try LMDBTxn(try env.live(), readOnly: true) }
+        return try begin { try LMDBTxn(try env.live(), region: env.region, readOnly: true) }
     }
 
     /// Runs a transaction start; when another process grew the map (`MDB_MAP_RESIZED`), adopts

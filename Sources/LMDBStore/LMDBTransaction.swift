@@ -53,7 +53,7 @@ final class LMDBTransaction: WriteTransaction {
     /// full map so the store can grow it.
     func atomically<T>(_ body: () throws -> T) throws -> T {
         let parent = txn
-        let child = try LMDBTxn(env, readOnly: false, parent: parent)
+        let child = try LMDBTxn(env, region: parent.region, readOnly: false, parent: parent)
         txn = child
         defer { txn = parent }
         do {

@@ -7,14 +7,20 @@ import StoreCore
 final class LMDBTxn {
     private(set) var handle: OpaquePointer?
     let isReadOnly: Bool
+    /// Where this transaction's keys and values may lie (taken at begin and renew).
+    private(set) var bounds: MapBounds
+    let region: MapRegion
 
-    /// Begins a transaction (a child of `parent` when given: a nested write transaction).
-    init(_ env: OpaquePointer, readOnly: Bool, parent: LMDBTxn? = nil) throws {
+    /// Begins a transaction (a child of `parent` when given: a nested write transaction) in
+    /// the environment whose data file is mapped at `region`.
+    init(_ env: OpaquePointer, region: MapRegion, readOnly: Bool, parent: LMDBTxn? = nil) throws {
         var t: OpaquePointer?
         let rc = mdb_txn_begin(env, parent?.handle, readOnly ? UInt32(MDB_RDONLY) : 0, &t)
         try LMDBError.check(rc, readOnly ? "cannot begin a read transaction" : "cannot begin a write transaction")
         handle = t
         isReadOnly = readOnly
+        self.region = region
+        bounds = MapBounds(env: env, region: region, readOnly: readOnly)
     }
 
     deinit { abort() }
@@ -48,7 +54,9 @@ final class LMDBTxn {
 
     /// Read handles only: takes a fresh snapshot on a reset handle.
     func renew() throws {
-        try LMDBError.check(mdb_txn_renew(try live), "cannot renew a read transaction")
+        let h = try live
+        try LMDBError.check(mdb_txn_renew(h), "cannot renew a read transaction")
+        bounds = MapBounds(env: mdb_txn_env(h), region: region, readOnly: true)
     }
 
     // MARK: Point operations
@@ -65,7 +73,7 @@ final class LMDBTxn {
         }
         if rc == MDB_NOTFOUND { return nil }
         try LMDBError.check(rc, "cannot read", key: KeyEncoding.describe(key))
-        return UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size)
+        return try bounds.bytes(v, "the value at \(KeyEncoding.describe(key))")
     }
 
     /// Stores `value` at `key`. Returns false when `flags` hold `MDB_NOOVERWRITE` or
@@ -120,6 +128,6 @@ extension LMDBTxn {
         let rc = mdb_get(try live, dbi, &k, &v)
         if rc == MDB_NOTFOUND { return nil }
         try LMDBError.check(rc, "cannot read", key: KeyEncoding.describe(Array(key)))
-        return UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size)
+        return try bounds.bytes(v, "the value at \(KeyEncoding.describe(Array(key)))")
     }
 }

@@ -26,6 +26,9 @@ struct LMDBStoreTests {
         #expect(store.mapGrowths >= 1)
         #expect(store.mapSize > 20 << 20, "map size \(store.mapSize) after a 25 MiB write (started at \(initial))")
         #expect(runs == store.mapGrowths + 1, "the closure runs once more per growth")
+        // Read in the grown (possibly moved) map: every value passes the map-bounds check.
+        #expect(try store.read { try $0.fetch(Query("Blob")).count } == 400)
+        #expect(try store.read { try $0.fetch("Blob", id: 399)?["payload"].bytesValue?.count } == 64 << 10)
         try store.close()
         let reopened = try LMDBStore(directory: dir.url, schema: s, mapSize: small)
         #expect(try reopened.read { try $0.count(Query("Blob")) } == 400)
@@ -167,6 +170,46 @@ struct LMDBStoreTests {
         free(k.mv_data); free(v.mv_data)
         let f = expectCategory(.corrupted) { _ = try LMDBStore(directory: foreign.url, schema: schema) }
         #expect(f?.message.contains("not a StoreBench store") == true)
+    }
+
+    /// A node whose stored size runs far past the end of the data file: LMDB hands out the
+    /// pointer and the size as they are, and copying that value read unmapped file pages
+    /// (SIGBUS). Each read now checks the value against the map's committed pages first.
+    @Test("a value whose stored size runs past the data file is `corrupted`, not a crash")
+    func valueLengthPastTheFile() throws {
+        let dir = try TemporaryDirectory("oversize")
+        let s = try blobSchema()
+        let needle: Int64 = 0x5EED_5EED_5EED
+        do {
+            let store = try LMDBStore(directory: dir.url, schema: s)
+            try store.write { tx in
+                for i in 0..<20 { try tx.insert(try blob(s, i, size: 100)) }
+                try tx.insert(try blob(s, Int(needle), size: 100))
+            }
+            try store.close()
+        }
+        // The record's leaf node: its key (9 bytes) preceded by a header of data size (lo, hi),
+        // flags and key size, all 16-bit little-endian; the index's copy of the key has size 0.
+        var file = [UInt8](try Data(contentsOf: dir.dataFile))
+        let key = KeyEncoding.encode(.int64(needle))
+        var patched = 0
+        for o in 8...(file.count - key.count) where Array(file[o..<(o + key.count)]) == key {
+            let ksize = Int(file[o - 2]) | Int(file[o - 1]) << 8
+            let size = Int(file[o - 8]) | Int(file[o - 7]) << 8 | Int(file[o - 6]) << 16 | Int(file[o - 5]) << 24
+            guard ksize == key.count, size > 50, size < 1_000 else { continue }
+            file[o - 6] = 0xFF; file[o - 5] = 0x7F   // the size's high half: now about 2 GiB
+            patched += 1
+        }
+        #expect(patched == 1, "the record's node was found once")
+        try Data(file).write(to: dir.dataFile)
+
+        let store = try LMDBStore(directory: dir.url, schema: s)
+        defer { try? store.close() }
+        let e = expectCategory(.corrupted) { _ = try store.read { try $0.fetch("Blob", id: .int64(needle)) } }
+        #expect(e?.message.contains("outside the data file") == true, "\(String(describing: e))")
+        expectCategory(.corrupted) { _ = try store.read { try $0.fetch(Query("Blob")) } }
+        expectCategory(.corrupted) { try store.read { try $0.forEach(Query("Blob")) { _ in } } }
+        #expect(try store.read { try $0.fetch("Blob", id: 3)?["group"] } == 3, "undamaged records still read")
     }
 
     @Test("opening a directory this process has open is `busy`; after close it opens")

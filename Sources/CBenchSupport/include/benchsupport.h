@@ -36,8 +36,8 @@ void sb_measured_region(void (*body)(void *), void *context);
 
 /// Makes the kernel send SIGKILL to the calling process when its parent dies
 /// (`PR_SET_PDEATHSIG`), so a cell never outlives its runner, even one killed with SIGKILL.
-/// Returns 1, or 0 when the parent is already gone (its pid is no longer `getppid()`): the
-/// caller should exit at once.
+/// Returns 1, or 0 when the runner `expected_parent` is already gone: the caller should exit
+/// at once. (With a wrapper process between them, the signal follows the wrapper.)
 int sb_die_with_parent(int32_t expected_parent);
 
 #endif

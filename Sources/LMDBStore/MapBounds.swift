@@ -1,0 +1,80 @@
+import CLMDB
+import Foundation
+import StoreCore
+
+/// Where a transaction's keys and values may lie, taken when it begins: LMDB hands out
+/// pointers into its memory map, and on a damaged file a node's size or offset can point past
+/// the end of the data file, where reading the map raises SIGBUS. Every key and value is
+/// checked against these bounds before anything reads it; one that falls outside is
+/// `corrupted`. Internal.
+///
+/// A value in the map must end within the pages the environment has committed
+/// (`me_last_pgno`); a write transaction's own dirty pages live outside the map, in memory
+/// LMDB allocated, and are accepted as they are (they were written in this process).
+struct MapBounds {
+    private let start: UInt
+    private let mapEnd: UInt
+    private let committedEnd: UInt
+    private let readOnly: Bool
+
+    init(env: OpaquePointer, region: MapRegion, readOnly: Bool) {
+        var info = MDB_envinfo()
+        var stat = MDB_stat()
+        if region.start != 0, mdb_env_info(env, &info) == 0, mdb_env_stat(env, &stat) == 0 {
+            start = region.start
+            mapEnd = region.end
+            committedEnd = min(region.end, start &+ (UInt(info.me_last_pgno) &+ 1) &* UInt(stat.ms_psize))
+        } else {
+            (start, mapEnd, committedEnd) = (0, UInt.max, UInt.max)  // the map was not found: check nothing
+        }
+        self.readOnly = readOnly
+    }
+
+    /// Whether `v` lies where the transaction may read it.
+    @inline(__always)
+    func allows(_ v: MDB_val) -> Bool {
+        let p = UInt(bitPattern: v.mv_data)
+        let (end, overflow) = p.addingReportingOverflow(UInt(v.mv_size))
+        if p >= start && p < mapEnd { return !overflow && end <= committedEnd }
+        return !readOnly || v.mv_size == 0
+    }
+
+    /// `v` as bytes, once it is known to lie where the transaction may read.
+    @inline(__always)
+    func bytes(_ v: MDB_val, _ what: @autoclosure () -> String) throws -> UnsafeRawBufferPointer {
+        guard allows(v) else { throw Self.outside(v, what()) }
+        return UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size)
+    }
+
+    @inline(never)
+    static func outside(_ v: MDB_val, _ what: String) -> StoreError {
+        StoreError(.corrupted, "the LMDB file is damaged: \(what) of \(v.mv_size) bytes lies outside the data file")
+    }
+}
+
+/// The address range of an environment's memory map of `data.mdb` in this process, found in
+/// `/proc/self/maps` by the file's inode (LMDB does not expose its map address unless the map
+/// is fixed). Found again after every resize, which may move the map. Internal.
+struct MapRegion: Sendable {
+    let start: UInt
+    let end: UInt
+
+    static let unknown = MapRegion(start: 0, end: 0)
+
+    /// The mapping of the environment's data file, or `unknown` when it cannot be found.
+    static func locate(_ env: OpaquePointer) -> MapRegion {
+        var fd: Int32 = -1
+        var st = stat()
+        guard mdb_env_get_fd(env, &fd) == 0, fd >= 0, fstat(fd, &st) == 0,
+              let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return .unknown }
+        // "start-end perms offset dev inode path"
+        for line in maps.split(separator: "\n") {
+            let f = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard f.count >= 5, UInt64(f[4]) == UInt64(st.st_ino), UInt64(f[2], radix: 16) == 0 else { continue }
+            let range = f[0].split(separator: "-")
+            guard range.count == 2, let a = UInt(range[0], radix: 16), let b = UInt(range[1], radix: 16) else { continue }
+            return MapRegion(start: a, end: b)
+        }
+        return .unknown
+    }
+}
