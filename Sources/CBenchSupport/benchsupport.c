@@ -7,6 +7,7 @@
 #include <linux/perf_event.h>
 #include <stdatomic.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 #include <signal.h>
 #include <sys/ioctl.h>
@@ -204,6 +205,15 @@ int sb_die_with_parent(int32_t expected_parent) {
     // The parent may have died before prctl took effect: then this process was re-parented.
     if (getppid() == (pid_t)expected_parent) return 1;
     // A wrapper between the runner and the cell (a valgrind launcher script): the death
-    // signal follows the wrapper; go on while the runner itself is alive.
-    return kill((pid_t)expected_parent, 0) == 0 || errno == EPERM ? 1 : 0;
+    // signal follows the wrapper; go on while the runner itself is alive (a zombie is not).
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)expected_parent);
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    char buf[512];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    const char *paren = strrchr(buf, ')');
+    return paren && paren[1] == ' ' && paren[2] != 'Z' && paren[2] != 'X' ? 1 : 0;
 }

@@ -225,7 +225,7 @@ public final class LMDBStore: Repository, @unchecked Sendable {
         }
         if let idle {
             do {
-                _ = try begin { try idle.renew(); return idle }
+                _ = try begin { try idle.renew(region: env.region); return idle }
                 return idle
             } catch {
                 idle.abort()

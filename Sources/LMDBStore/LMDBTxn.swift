@@ -9,7 +9,7 @@ final class LMDBTxn {
     let isReadOnly: Bool
     /// Where this transaction's keys and values may lie (taken at begin and renew).
     private(set) var bounds: MapBounds
-    let region: MapRegion
+    private(set) var region: MapRegion
 
     /// Begins a transaction (a child of `parent` when given: a nested write transaction) in
     /// the environment whose data file is mapped at `region`.
@@ -52,10 +52,12 @@ final class LMDBTxn {
         if let h = handle { mdb_txn_reset(h) }
     }
 
-    /// Read handles only: takes a fresh snapshot on a reset handle.
-    func renew() throws {
+    /// Read handles only: takes a fresh snapshot on a reset handle, in the map as it is now
+    /// (`region`: the map may have moved since the handle began).
+    func renew(region: MapRegion) throws {
         let h = try live
         try LMDBError.check(mdb_txn_renew(h), "cannot renew a read transaction")
+        self.region = region
         bounds = MapBounds(env: mdb_txn_env(h), region: region, readOnly: true)
     }
 

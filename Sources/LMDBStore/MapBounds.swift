@@ -9,7 +9,9 @@ import StoreCore
 /// `corrupted`. Internal.
 ///
 /// A value in the map must end within the pages the environment has committed
-/// (`me_last_pgno`); a write transaction's own dirty pages live outside the map, in memory
+/// (`me_last_pgno`) for a read transaction, and within the data file for a write transaction
+/// (a large one spills dirty pages to the file past the committed ones and reads them back
+/// through the map); a write transaction's other dirty pages live outside the map, in memory
 /// LMDB allocated, and are accepted as they are (they were written in this process).
 struct MapBounds {
     private let start: UInt
@@ -23,11 +25,20 @@ struct MapBounds {
         if region.start != 0, mdb_env_info(env, &info) == 0, mdb_env_stat(env, &stat) == 0 {
             start = region.start
             mapEnd = region.end
-            committedEnd = min(region.end, start &+ (UInt(info.me_last_pgno) &+ 1) &* UInt(stat.ms_psize))
+            let committed = start &+ (UInt(info.me_last_pgno) &+ 1) &* UInt(stat.ms_psize)
+            committedEnd = min(region.end, readOnly ? committed : max(committed, start &+ Self.fileSize(env)))
         } else {
             (start, mapEnd, committedEnd) = (0, UInt.max, UInt.max)  // the map was not found: check nothing
         }
         self.readOnly = readOnly
+    }
+
+    /// The data file's size in bytes (0 when unknown).
+    private static func fileSize(_ env: OpaquePointer) -> UInt {
+        var fd: Int32 = -1
+        var st = stat()
+        guard mdb_env_get_fd(env, &fd) == 0, fd >= 0, fstat(fd, &st) == 0 else { return 0 }
+        return UInt(max(0, st.st_size))
     }
 
     /// Whether `v` lies where the transaction may read it.
@@ -68,9 +79,14 @@ struct MapRegion: Sendable {
         guard mdb_env_get_fd(env, &fd) == 0, fd >= 0, fstat(fd, &st) == 0,
               let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return .unknown }
         // "start-end perms offset dev inode path"
+        // The file's device as /proc prints it: "major:minor" in hex (glibc's dev_t layout).
+        let dev = UInt64(st.st_dev)
+        let major = ((dev >> 8) & 0xFFF) | ((dev >> 32) & ~UInt64(0xFFF))
+        let minor = (dev & 0xFF) | ((dev >> 12) & ~UInt64(0xFF))
+        let device = String(format: "%02llx:%02llx", major, minor)
         for line in maps.split(separator: "\n") {
             let f = line.split(separator: " ", omittingEmptySubsequences: true)
-            guard f.count >= 5, UInt64(f[4]) == UInt64(st.st_ino), UInt64(f[2], radix: 16) == 0 else { continue }
+            guard f.count >= 5, UInt64(f[4]) == UInt64(st.st_ino), f[3] == device, UInt64(f[2], radix: 16) == 0 else { continue }
             let range = f[0].split(separator: "-")
             guard range.count == 2, let a = UInt(range[0], radix: 16), let b = UInt(range[1], radix: 16) else { continue }
             return MapRegion(start: a, end: b)

@@ -158,7 +158,7 @@ struct RunCommand: ParsableCommand {
         try MarkdownReport(results).render().write(toFile: mdPath, atomically: true, encoding: .utf8)
         let bad = results.cells.filter { $0.status == .failed || $0.status == .timeout }
         print("wrote \(mdPath) and \(jsonPath): \(results.cells.count) cells, \(bad.count) failed, in \(Int(results.durationSeconds)) s")
-        if let signo = runner.interruptingSignal { throw ExitCode(128 + signo) }
+        if results.interrupted == true, let signo = runner.interruptingSignal { throw ExitCode(128 + signo) }
         if !bad.isEmpty { throw ExitCode(1) }
     }
 

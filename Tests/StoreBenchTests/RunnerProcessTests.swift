@@ -68,8 +68,9 @@ import Testing
         #expect(md.contains("`41c4c3cc84df5be8`") || md.contains(results.datasets[0].checksum))
     }
 
-    /// Starts a run whose second cell hangs, and returns once that cell's process is running,
-    /// with the runner's process and the cell's pid.
+    /// Starts a run whose second cell hangs, and returns once that cell's workload is running
+    /// (past its start-up, where it asks to die with the runner), with the runner's process and
+    /// the cell's pid.
     private func startRunUntilTheHangingCell(out: TemporaryDirectory) throws -> (runner: Process, cell: pid_t) {
         let p = Process()
         p.executableURL = try Bench.binary()
@@ -78,12 +79,12 @@ import Testing
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         try p.run()
-        // The hanging cell's directory has appeared and a child of the runner runs it.
+        // The hanging cell has said so in its log, and a child of the runner runs it.
         let deadline = Date().addingTimeInterval(60)
-        let cellDir = NSTemporaryDirectory() + "storebench-run-\(p.processIdentifier)/cells/2"
+        let log = NSTemporaryDirectory() + "storebench-run-\(p.processIdentifier)/cells/2/output.log"
         while Date() < deadline {
-            if FileManager.default.fileExists(atPath: cellDir), let child = Self.children(of: p.processIdentifier).first {
-                usleep(300_000)
+            if let text = try? String(contentsOfFile: log, encoding: .utf8), text.contains("hanging on purpose"),
+               let child = Self.children(of: p.processIdentifier).first {
                 return (p, child)
             }
             usleep(50_000)
@@ -114,9 +115,12 @@ import Testing
     func aRunStoppedByASignalWritesWhatItMeasured(signal: Int32) throws {
         let out = try TemporaryDirectory("run-interrupt")
         let (p, cell) = try startRunUntilTheHangingCell(out: out)
+        let sent = Date()
         kill(p.processIdentifier, signal)
         p.waitUntilExit()
         #expect(p.terminationStatus == 128 + signal, "128 + the signal")
+        // The cell ends on the runner's SIGTERM, before the 3 s grace that precedes SIGKILL.
+        #expect(Date().timeIntervalSince(sent) < 2.9, "the runner took \(Date().timeIntervalSince(sent)) s to stop")
         #expect(!Self.isAlive(cell), "the running cell was stopped")
         let results = try RunResults.read(out.url.appendingPathComponent("latest.json").path)
         #expect(results.interrupted == true)

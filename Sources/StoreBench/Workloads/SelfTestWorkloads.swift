@@ -18,6 +18,7 @@ enum SelfTestWorkloads {
         .define("selftest.hang", .selftest, "Never finishes (tests the cell time limit)",
                 setup: { _ in () },
                 body: { _, _, _ in
+                    FileHandle.standardError.write(Data("selftest.hang: hanging on purpose\n".utf8))
                     while true { sleep(60) }
                 })
     }

@@ -62,6 +62,8 @@ enum ReentrancyCases {
             var visited: [Value] = []
             var refused = false
             try ctx.write { tx in
+                visited = []   // a store may run the closure again (LMDB after growing its map)
+                refused = false
                 do {
                     try tx.forEach(Query("User", sort: [.asc("id")])) { row in
                         visited.append(row.id)
