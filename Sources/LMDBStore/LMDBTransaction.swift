@@ -37,16 +37,21 @@ final class LMDBTransaction: WriteTransaction {
 
     @inline(__always)
     func entity(_ name: String, forWrite: Bool = false) throws -> Entity {
-        try checkActive()
-        if forWrite && !isWritable { throw StoreError(.unsupported, "write operation in a read transaction") }
+        try checkUsable(forWrite: forWrite)
         return try schema.entity(name)
     }
 
     /// The schema's entity for a record's entity (see `Schema.entity(of:)`), checked as above.
     func entity(_ entity: Entity, forWrite: Bool = false) throws -> Entity {
+        try checkUsable(forWrite: forWrite)
+        return try schema.entity(of: entity)
+    }
+
+    /// Active, and writable when the operation writes.
+    @inline(__always)
+    private func checkUsable(forWrite: Bool) throws {
         try checkActive()
         if forWrite && !isWritable { throw StoreError(.unsupported, "write operation in a read transaction") }
-        return try schema.entity(of: entity)
     }
 
     /// Runs `body` in a child transaction: all of it or, when it throws, none of it. Notes a

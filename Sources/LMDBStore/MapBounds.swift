@@ -35,10 +35,7 @@ struct MapBounds {
 
     /// The data file's size in bytes (0 when unknown).
     private static func fileSize(_ env: OpaquePointer) -> UInt {
-        var fd: Int32 = -1
-        var st = stat()
-        guard mdb_env_get_fd(env, &fd) == 0, fd >= 0, fstat(fd, &st) == 0 else { return 0 }
-        return UInt(max(0, st.st_size))
+        MapRegion.dataFileStatus(env).map { UInt(max(0, $0.st_size)) } ?? 0
     }
 
     /// Whether `v` lies where the transaction may read it.
@@ -74,9 +71,7 @@ struct MapRegion: Sendable {
 
     /// The mapping of the environment's data file, or `unknown` when it cannot be found.
     static func locate(_ env: OpaquePointer) -> MapRegion {
-        var fd: Int32 = -1
-        var st = stat()
-        guard mdb_env_get_fd(env, &fd) == 0, fd >= 0, fstat(fd, &st) == 0,
+        guard let st = dataFileStatus(env),
               let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return .unknown }
         // "start-end perms offset dev inode path"
         // The file's device as /proc prints it: "major:minor" in hex (glibc's dev_t layout).
@@ -92,5 +87,13 @@ struct MapRegion: Sendable {
             return MapRegion(start: a, end: b)
         }
         return .unknown
+    }
+
+    /// `fstat` of the environment's data file, or `nil`.
+    static func dataFileStatus(_ env: OpaquePointer) -> stat? {
+        var fd: Int32 = -1
+        var st = stat()
+        guard mdb_env_get_fd(env, &fd) == 0, fd >= 0, fstat(fd, &st) == 0 else { return nil }
+        return st
     }
 }

@@ -41,16 +41,21 @@ public final class SQLTransaction: WriteTransaction {
 
     @inline(__always)
     private func entity(_ name: String, forWrite: Bool = false) throws -> Entity {
-        try checkActive()
-        if forWrite && !isWritable { throw StoreError(.unsupported, "write operation in a read transaction") }
+        try checkUsable(forWrite: forWrite)
         return try schema.entity(name)
     }
 
     /// The schema's entity for a record's entity (see `Schema.entity(of:)`), checked as above.
     private func entity(_ entity: Entity, forWrite: Bool = false) throws -> Entity {
+        try checkUsable(forWrite: forWrite)
+        return try schema.entity(of: entity)
+    }
+
+    /// Active, and writable when the operation writes.
+    @inline(__always)
+    private func checkUsable(forWrite: Bool) throws {
         try checkActive()
         if forWrite && !isWritable { throw StoreError(.unsupported, "write operation in a read transaction") }
-        return try schema.entity(of: entity)
     }
 
     private func exists(_ e: Entity, _ key: Value) throws -> Bool {

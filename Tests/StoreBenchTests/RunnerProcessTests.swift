@@ -93,23 +93,25 @@ import Testing
         throw BenchError("the hanging cell never started")
     }
 
+    /// A process's state letter and parent pid from `/proc/<pid>/stat`, or `nil` once it is gone.
+    static func procStat(_ pid: pid_t) -> (state: Substring, parent: pid_t?)? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return nil }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 2 else { return nil }
+        return (fields[0], Int32(fields[1]))
+    }
+
     /// Live (not zombie) processes whose parent is `pid`, from /proc.
     static func children(of pid: pid_t) -> [pid_t] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.compactMap { Int32($0) }.filter { child in
-            guard let stat = try? String(contentsOfFile: "/proc/\(child)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { return false }
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            return fields.count > 2 && fields[0] != "Z" && Int32(fields[1]) == pid
+            procStat(child).map { $0.state != "Z" && $0.parent == pid } ?? false
         }
     }
 
     /// Whether `pid` is a live process (a zombie, or a reaped one, is not).
-    static func isAlive(_ pid: pid_t) -> Bool {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return false }
-        return !stat[stat.index(after: close)...].hasPrefix(" Z")
-    }
+    static func isAlive(_ pid: pid_t) -> Bool { procStat(pid).map { $0.state != "Z" } ?? false }
 
     @Test(arguments: [SIGINT, SIGTERM, SIGHUP])
     func aRunStoppedByASignalWritesWhatItMeasured(signal: Int32) throws {
