@@ -33,6 +33,9 @@ let package = Package(
             providers: [.apt(["liblmdb-dev"]), .brew(["lmdb"])]
         ),
 
+        // The row checksum function every SQLite driver registers (one C implementation).
+        .target(name: "CRowChecksum", linkerSettings: [.linkedLibrary("sqlite3")]),
+
         // The runner's C support: the counting allocator, hardware counters, the measured region.
         .target(name: "CBenchSupport"),
 
@@ -43,7 +46,7 @@ let package = Package(
         .target(name: "StoreSQL", dependencies: ["StoreCore"]),
 
         // Backends.
-        .target(name: "SQLiteStore", dependencies: ["StoreCore", "StoreSQL", "CSQLite"]),
+        .target(name: "SQLiteStore", dependencies: ["StoreCore", "StoreSQL", "CSQLite", "CRowChecksum"]),
         .target(name: "LMDBStore", dependencies: ["StoreCore", "CLMDB"]),
 
         // A peer: GRDB.swift behind the protocol, written from the README's walkthrough. Its
@@ -51,7 +54,7 @@ let package = Package(
         .target(
             name: "GRDBStore",
             dependencies: [
-                "StoreCore", "StoreSQL",
+                "StoreCore", "StoreSQL", "CRowChecksum",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),

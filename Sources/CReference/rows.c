@@ -29,7 +29,7 @@ static const char *const row_ddl =
     "CREATE TABLE IF NOT EXISTS \"Row\" (\"id\" INTEGER PRIMARY KEY NOT NULL, \"i0\" INTEGER NOT NULL, "
     "\"i1\" INTEGER NOT NULL, \"i2\" INTEGER NOT NULL, \"i3\" INTEGER NOT NULL, \"i4\" INTEGER NOT NULL, "
     "\"i5\" INTEGER NOT NULL, \"i6\" INTEGER NOT NULL, \"i7\" INTEGER NOT NULL, \"i8\" INTEGER NOT NULL, "
-    "\"i9\" INTEGER NOT NULL)";
+    "\"i9\" INTEGER NOT NULL, \"sb_sum\" INTEGER)";
 static const char *const insert_row =
     "INSERT INTO \"Row\" (\"id\", \"i0\", \"i1\", \"i2\", \"i3\", \"i4\", \"i5\", \"i6\", \"i7\", \"i8\", \"i9\") "
     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";

@@ -1,4 +1,6 @@
+import CRowChecksum
 import GRDB
+import GRDBSQLite
 import StoreCore
 import StoreSQL
 
@@ -33,8 +35,11 @@ enum GRDBFunctions {
         return SQLFunctions.like(text, foldedPattern: pattern, options: Int64.fromDatabaseValue(values[2]) ?? 0)
     }
 
-    static func register(on db: Database) {
+    static func register(on db: Database) throws {
         db.add(function: fold)
         db.add(function: like)
+        // Runs once per row written: registered as C, without GRDB's per-argument wrapping.
+        let rc = sb_register_row_checksum(db.sqliteConnection)
+        guard rc == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: rc), message: "cannot register \(SQLFunctions.rowChecksum)") }
     }
 }

@@ -7,7 +7,12 @@ extension GRDBStore {
     /// `conformance`, `run` and the reports. Its engine is SQLite, so reports give it as a
     /// multiple of the SQLite floor.
     public static let descriptor = BackendDescriptor(
-        name: "grdb", summary: "GRDB.swift 7 (DatabasePool, WAL) over SQLite \(libraryVersion)", engine: "sqlite"
+        name: "grdb", summary: "GRDB.swift 7 (DatabasePool, WAL) over SQLite \(libraryVersion)", engine: "sqlite",
+        verify: { schema, directory, options in
+            try VerificationReport.ofStore(file: directory.appendingPathComponent(fileName)) {
+                try GRDBStore(directory: directory, schema: schema, options: options)
+            }
+        }
     ) { schema, directory, options in
         try GRDBStore(directory: directory, schema: schema, options: options)
     }

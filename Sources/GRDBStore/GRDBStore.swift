@@ -25,7 +25,7 @@ public final class GRDBStore: Repository, @unchecked Sendable {
     public let schema: Schema
     public let path: String
     public let options: StoreOptions
-    public let capabilities: Capabilities = [.persistence, .snapshotReads, .concurrentReaders, .schemaVersioning]
+    public let capabilities: Capabilities = [.persistence, .snapshotReads, .concurrentReaders, .schemaVersioning, .integrityCheck]
 
     let mapping: SQLSchemaMapping
     private let pool: DatabasePool
@@ -48,7 +48,7 @@ public final class GRDBStore: Repository, @unchecked Sendable {
         self.mapping = mapping
         var config = Configuration()
         config.busyMode = .timeout(5)
-        config.prepareDatabase { db in GRDBFunctions.register(on: db) }
+        config.prepareDatabase { db in try GRDBFunctions.register(on: db) }
         pool = try GRDBErrors.mapped { try DatabasePool(path: path, configuration: config) }
         do {
             try GRDBErrors.mapped {
@@ -96,6 +96,16 @@ public final class GRDBStore: Repository, @unchecked Sendable {
                 try pool.write { db in try Self.run(GRDBExecutor(db), mapping, writable: true, body) }
             }
         }
+    }
+
+    /// SQLite's `PRAGMA integrity_check`, the stored DDL, then the logical checks, in one read
+    /// transaction (see `SQLTransaction.verify(into:)`).
+    public func verify() throws -> VerificationReport {
+        var report = VerificationReport()
+        if let e = try VerificationReport.damage(in: { try read { tx in (tx as? SQLTransaction)?.verify(into: &report) } }) {
+            report.add("store", "\(e)")
+        }
+        return report
     }
 
     public func read<T>(_ body: (any ReadTransaction) throws -> T) throws -> T {

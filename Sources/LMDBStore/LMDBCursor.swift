@@ -51,4 +51,20 @@ final class LMDBCursor {
         try checkBounds()
         return true
     }
+
+    /// Positions exactly at the pair `key`/`value` of a dupsort database (`MDB_GET_BOTH`);
+    /// false when the pair is absent.
+    func seek(_ seek: [UInt8], value wanted: [UInt8]) throws -> Bool {
+        let rc = seek.withUnsafeBytes { kb in
+            wanted.withUnsafeBytes { vb -> Int32 in
+                key = MDB_val(mv_size: kb.count, mv_data: UnsafeMutableRawPointer(mutating: kb.baseAddress))
+                value = MDB_val(mv_size: vb.count, mv_data: UnsafeMutableRawPointer(mutating: vb.baseAddress))
+                return mdb_cursor_get(handle, &key, &value, MDB_GET_BOTH)
+            }
+        }
+        if rc == MDB_NOTFOUND { return false }
+        try LMDBError.check(rc, "cannot position a cursor", key: KeyEncoding.describe(seek))
+        try checkBounds()
+        return true
+    }
 }

@@ -63,7 +63,7 @@ struct LMDBLayout: Sendable {
                 throw StoreError(.corrupted, "\(path) is an LMDB environment but not a StoreBench store (no sb_meta database)")
             }
             metaDBI = try dbi("sb_meta", 0, create: true)
-            try txn.put(metaDBI, Array("format".utf8), Array("1".utf8))
+            try txn.put(metaDBI, Array("format".utf8), Array(String(RecordCodec.format).utf8))
             try txn.put(metaDBI, Array("schema_version".utf8), Array(String(schema.version).utf8))
             try txn.put(metaDBI, Array("schema_fingerprint".utf8), Array(schema.fingerprint.utf8))
             create = true
@@ -96,8 +96,12 @@ struct LMDBLayout: Sendable {
         func text(_ key: String) throws -> String? {
             try txn.get(meta, Array(key.utf8)).map { String(decoding: $0, as: UTF8.self) }
         }
-        guard try text("format") == "1" else {
-            throw StoreError(.corrupted, "\(path): sb_meta has an unknown format")
+        let format = try text("format")
+        if format == "1" {
+            throw StoreError(.schemaMismatch, "\(path) was written by an earlier StoreBench (record format 1, without checksums); recreate it")
+        }
+        guard format == String(RecordCodec.format) else {
+            throw StoreError(.corrupted, "\(path): sb_meta has an unknown format \(format.map { "'\($0)'" } ?? "(none)")")
         }
         try schema.checkStored(version: try text("schema_version"), fingerprint: try text("schema_fingerprint"), path: path)
     }

@@ -39,7 +39,7 @@ public final class LMDBStore: Repository, @unchecked Sendable {
     public let directory: URL
     public let options: StoreOptions
     public let mapLimits: MapSize
-    public let capabilities: Capabilities = [.persistence, .snapshotReads, .concurrentReaders, .schemaVersioning]
+    public let capabilities: Capabilities = [.persistence, .snapshotReads, .concurrentReaders, .schemaVersioning, .integrityCheck]
 
     let env: LMDBEnvironment
     let layout: LMDBLayout

@@ -4,7 +4,7 @@ import StoreCore
 /// The compact binary record encoding of LMDBStore's primary databases.
 ///
 /// ```
-/// record := format(1 byte = 1) schemaVersion(varint) count(varint) field*
+/// record := format(1 byte = 2) schemaVersion(varint) count(varint) field* checksum(4 bytes)
 /// field  := 0x00                         null
 ///         | 0x01 zigzag-varint           int64
 ///         | 0x02 8 bytes little-endian   double (IEEE 754 bits)
@@ -17,8 +17,13 @@ import StoreCore
 ///
 /// Fields are in attribute order. Decoding checks the format, the schema version, the count
 /// and every tag against the entity, so a damaged value gives `corrupted`, never a crash.
+/// The checksum (`checksum(_:)` of every byte before it, little-endian) is checked by
+/// `verify()`, not on every read: a damaged byte inside a string or a number decodes, and
+/// only `verify()` tells. Format 1 was the same without the checksum.
 public enum RecordCodec {
-    public static let format: UInt8 = 1
+    public static let format: UInt8 = 2
+    /// Bytes of the checksum at the end of a record.
+    static let checksumSize = 4
 
     enum Tag: UInt8 {
         case null = 0, int64, double, boolFalse, boolTrue, string, date, uuid, bytes
@@ -58,6 +63,37 @@ public enum RecordCodec {
                 out.append(contentsOf: b)
             }
         }
+        let sum = out.withUnsafeBytes { checksum($0) }
+        withUnsafeBytes(of: sum.littleEndian) { out.append(contentsOf: $0) }
+    }
+
+    /// A 32-bit checksum of `b`, eight bytes at a time: every step is a bijection of the state,
+    /// so a change confined to one 8-byte word always changes the result.
+    @inline(__always)
+    static func checksum(_ b: UnsafeRawBufferPointer) -> UInt32 {
+        var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(b.count)
+        var i = 0
+        while i + 8 <= b.count {
+            h = (h ^ b.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
+            h ^= h >> 29
+            i += 8
+        }
+        var tail: UInt64 = 0, shift: UInt64 = 0
+        while i < b.count {
+            tail |= UInt64(b[i]) << shift
+            shift += 8
+            i += 1
+        }
+        h = (h ^ tail) &* 0xC4CE_B9FE_1A85_EC53
+        h ^= h >> 32
+        return UInt32(truncatingIfNeeded: h)
+    }
+
+    /// Whether a stored record's checksum matches its bytes.
+    static func checksumMatches(_ b: UnsafeRawBufferPointer) -> Bool {
+        guard b.count > checksumSize else { return false }
+        let body = UnsafeRawBufferPointer(rebasing: b[..<(b.count - checksumSize)])
+        return checksum(body) == UInt32(littleEndian: b.loadUnaligned(fromByteOffset: body.count, as: UInt32.self))
     }
 
     public static func encode(_ values: [Value], schemaVersion: Int) -> [UInt8] {
@@ -68,11 +104,13 @@ public enum RecordCodec {
 
     /// Finds where each field starts (the offset of its tag), checking the whole layout:
     /// format, schema version, field count, every tag against its attribute's type, every
-    /// length within the record, no trailing bytes. `offsets` has one slot per attribute.
-    public static func scan(_ b: UnsafeRawBufferPointer, entity: Entity, schemaVersion: Int,
+    /// length within the record, no bytes between the fields and the checksum. `offsets` has one slot per attribute.
+    public static func scan(_ stored: UnsafeRawBufferPointer, entity: Entity, schemaVersion: Int,
                             offsets: UnsafeMutableBufferPointer<Int>) throws {
         var i = 0
-        guard b.count >= 3, b[0] == format else { throw damaged(entity, "unknown record format") }
+        guard stored.count >= 3 + checksumSize, stored[0] == format else { throw damaged(entity, "unknown record format") }
+        // Fields end where the checksum starts.
+        let b = UnsafeRawBufferPointer(rebasing: stored[..<(stored.count - checksumSize)])
         i = 1
         guard let version = readVarint(b, &i), version == UInt64(schemaVersion) else {
             throw damaged(entity, "the record was not written with schema version \(schemaVersion)")

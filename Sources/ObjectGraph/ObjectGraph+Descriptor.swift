@@ -11,7 +11,8 @@ extension ObjectGraph {
         BackendDescriptor(
             name: "objectgraph+\(store.name)",
             summary: "Object graph (identity map, faults, change tracking) persisting through \(store.name)",
-            engine: store.engine
+            engine: store.engine,
+            verify: store.verify   // the graph's data is its store's
         ) { schema, directory, options in
             ObjectGraph(store: try store.open(schema, directory, options))
         }

@@ -71,6 +71,9 @@ public final class ObjectGraph: Repository {
 
     public func close() throws { try store.close() }
 
+    /// The store's own check: what the graph persists is the store's data.
+    public func verify() throws -> VerificationReport { try store.verify() }
+
     // MARK: - Internal: contexts' inboxes
 
     struct WeakInbox: @unchecked Sendable {

@@ -1,3 +1,4 @@
+import CRowChecksum
 import CSQLite
 import StoreCore
 import StoreSQL
@@ -10,6 +11,8 @@ enum SQLiteFunctions {
         guard rc == SQLITE_OK else { throw SQLiteError.make(rc, db: db, sql: SQLFunctions.fold) }
         rc = sqlite3_create_function_v2(db, SQLFunctions.like, 3, flags, nil, likeFunction, nil, nil, nil)
         guard rc == SQLITE_OK else { throw SQLiteError.make(rc, db: db, sql: SQLFunctions.like) }
+        rc = sb_register_row_checksum(db)
+        guard rc == SQLITE_OK else { throw SQLiteError.make(rc, db: db, sql: SQLFunctions.rowChecksum) }
     }
 }
 

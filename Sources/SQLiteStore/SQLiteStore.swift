@@ -24,7 +24,7 @@ public final class SQLiteStore: Repository, @unchecked Sendable {
     public let schema: Schema
     public let path: String
     public let options: StoreOptions
-    public let capabilities: Capabilities = [.persistence, .snapshotReads, .concurrentReaders, .schemaVersioning]
+    public let capabilities: Capabilities = [.persistence, .snapshotReads, .concurrentReaders, .schemaVersioning, .integrityCheck]
 
     let mapping: SQLSchemaMapping
     private let writeLock = NSLock()
@@ -109,6 +109,16 @@ public final class SQLiteStore: Repository, @unchecked Sendable {
         return try transaction(on: db, begin: "BEGIN IMMEDIATE", writable: true, body)
     }
 
+    /// SQLite's `PRAGMA integrity_check`, the stored DDL, then the logical checks, in one read
+    /// transaction (see `SQLTransaction.verify(into:)`).
+    public func verify() throws -> VerificationReport {
+        var report = VerificationReport()
+        if let e = try VerificationReport.damage(in: { try read { tx in (tx as? SQLTransaction)?.verify(into: &report) } }) {
+            report.add("store", "\(e)")
+        }
+        return report
+    }
+
     public func read<T>(_ body: (any ReadTransaction) throws -> T) throws -> T {
         let me = pthread_self()
         let db = try takeReader(for: me)
@@ -176,7 +186,12 @@ public final class SQLiteStore: Repository, @unchecked Sendable {
 extension SQLiteStore {
     /// The built-in backend descriptor, for registries and the conformance kit.
     public static let descriptor = BackendDescriptor(
-        name: "sqlite", summary: "SQLite \(String(cString: sqlite3_libversion())) through its C API (WAL)"
+        name: "sqlite", summary: "SQLite \(String(cString: sqlite3_libversion())) through its C API (WAL)",
+        verify: { schema, directory, options in
+            try VerificationReport.ofStore(file: directory.appendingPathComponent(fileName)) {
+                try SQLiteStore(directory: directory, schema: schema, options: options)
+            }
+        }
     ) { schema, directory, options in
         try SQLiteStore(directory: directory, schema: schema, options: options)
     }

@@ -17,11 +17,16 @@ public struct Capabilities: OptionSet, Sendable, Hashable {
     /// Migration between schema versions (later issue).
     public static let migrations = Capabilities(rawValue: 1 << 5)
 
+    /// `verify()` checks the engine's own file structure (pages, b-trees, free space) before
+    /// the logical checks every backend gets.
+    public static let integrityCheck = Capabilities(rawValue: 1 << 6)
+
     /// Every capability with its name, for reports.
     public static let named: [(Capabilities, String)] = [
         (.persistence, "persistence"), (.snapshotReads, "snapshotReads"),
         (.concurrentReaders, "concurrentReaders"), (.schemaVersioning, "schemaVersioning"),
         (.observation, "observation"), (.migrations, "migrations"),
+        (.integrityCheck, "integrityCheck"),
     ]
 
     /// The names of the capabilities in this set.

@@ -28,6 +28,11 @@ public protocol Repository: AnyObject, Sendable {
 
     /// Closes the store. Idempotent.
     func close() throws
+
+    /// Checks the store for damage: the engine's own structure where the backend can check it
+    /// (`Capabilities.integrityCheck`), then the logical checks of `LogicalVerifier`. Returns
+    /// what it found; throws only when it cannot run (`closed`, `busy`). Reads the whole store.
+    func verify() throws -> VerificationReport
 }
 
 /// How much a commit waits for the disk. Applied equally to every backend by the runner.
@@ -58,12 +63,21 @@ public struct BackendDescriptor: Sendable {
     /// against the bare C-API floor of its engine. Defaults to `name`.
     public var engine: String
     public var open: @Sendable (Schema, URL, StoreOptions) throws -> any Repository
+    /// Checks an existing store in a directory for damage (`storebench verify`). The default
+    /// opens it and runs `Repository.verify()`, so it suits a backend whose `open` creates
+    /// nothing in a directory that already holds a store; a backend whose engine may crash
+    /// on a damaged file supplies one that checks the file before opening it.
+    public var verify: @Sendable (Schema, URL, StoreOptions) throws -> VerificationReport
 
     public init(name: String, summary: String, engine: String? = nil,
+                verify: (@Sendable (Schema, URL, StoreOptions) throws -> VerificationReport)? = nil,
                 open: @escaping @Sendable (Schema, URL, StoreOptions) throws -> any Repository) {
         self.name = name
         self.summary = summary
         self.engine = engine ?? name
         self.open = open
+        self.verify = verify ?? { schema, directory, options in
+            try VerificationReport.ofStore { try open(schema, directory, options) }
+        }
     }
 }

@@ -7,8 +7,14 @@ import StoreCore
 /// - `sb_fold(text, options)`: `TextFolding.fold`, for `[c]`/`[d]` comparisons and sorts;
 /// - `sb_like(text, foldedPattern, options)`: NSPredicate `LIKE` (`*` and `?` wildcards).
 ///
-/// Both return NULL for NULL text.
+/// Both return NULL for NULL text. A driver also registers `sb_row_sum` (C target
+/// `CRowChecksum`), the checksum of a record's attributes kept in the `sb_sum` column.
 public enum SQLFunctions {
+    /// The name of the row checksum function (any number of arguments).
+    public static let rowChecksum = "sb_row_sum"
+    /// The column of every entity table that holds its row's checksum.
+    public static let checksumColumn = "sb_sum"
+
     /// The name of the folding function (2 arguments).
     public static let fold = "sb_fold"
     /// The name of the `LIKE` function (3 arguments).

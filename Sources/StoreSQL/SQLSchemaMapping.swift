@@ -39,6 +39,16 @@ public final class SQLSchemaMapping: Sendable {
         slotCount = schema.entities.count * Self.statementsPerEntity
     }
 
+    /// `UPDATE T SET a = ?1, … , sb_sum = sb_row_sum(…)`: the changed attributes numbered
+    /// ?1…?m in the order of `ordinals`, the checksum recomputed from them and the unchanged
+    /// columns. Plain `?` placeholders after it take the numbers from m + 1.
+    public func update(_ e: Entity, setting ordinals: [Int]) -> String {
+        var argument = e.attributes.map { q($0.name) }
+        for (k, o) in ordinals.enumerated() { argument[o] = "?\(k + 1)" }
+        let sets = ordinals.enumerated().map { "\(q(e.attributes[$0.element].name)) = ?\($0.offset + 1)" }
+        return "UPDATE \(q(e.name)) SET \(sets.joined(separator: ", ")), \(q(SQLFunctions.checksumColumn)) = \(SQLFunctions.rowChecksum)(\(argument.joined(separator: ", ")))"
+    }
+
     /// The fixed statements of an entity of this schema.
     @inline(__always) public func sql(_ e: Entity) -> EntitySQL { entitySQL[e.index] }
 
@@ -52,16 +62,19 @@ public final class SQLSchemaMapping: Sendable {
         let cols = e.attributes.map { q($0.name) }.joined(separator: ", ")
         let pk = q(e.primaryKey.name)
         let t = q(e.name)
-        let params = Array(repeating: "?", count: e.attributes.count).joined(separator: ", ")
-        let nonKey = e.attributes.enumerated().filter { $0.offset != e.primaryKeyOrdinal }.map { q($0.element.name) }
-        let upsertTail = nonKey.isEmpty ? "DO NOTHING" : "DO UPDATE SET " + nonKey.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+        // ?1…?n in attribute order, then their checksum (`SQLFunctions.rowChecksum`).
+        let numbered = (1...e.attributes.count).map { "?\($0)" }.joined(separator: ", ")
+        let sum = q(SQLFunctions.checksumColumn)
+        let values = "VALUES (\(numbered), \(SQLFunctions.rowChecksum)(\(numbered)))"
+        let nonKey = e.attributes.enumerated().filter { $0.offset != e.primaryKeyOrdinal }.map { q($0.element.name) } + [sum]
+        let upsertTail = "DO UPDATE SET " + nonKey.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
         var links: [String: SQLLinkStorage] = [:]
         for r in e.relationships { links[r.name] = SQLLinkStorage(source: e, relationship: r, schema: schema) }
         return EntitySQL(
             select: "SELECT \(cols) FROM \(t)",
             selectByID: fixed(0, "SELECT \(cols) FROM \(t) WHERE \(pk) = ?"),
-            insert: fixed(1, "INSERT INTO \(t) (\(cols)) VALUES (\(params))"),
-            upsert: fixed(2, "INSERT INTO \(t) (\(cols)) VALUES (\(params)) ON CONFLICT(\(pk)) \(upsertTail)"),
+            insert: fixed(1, "INSERT INTO \(t) (\(cols), \(sum)) \(values)"),
+            upsert: fixed(2, "INSERT INTO \(t) (\(cols), \(sum)) \(values) ON CONFLICT(\(pk)) \(upsertTail)"),
             deleteByID: fixed(3, "DELETE FROM \(t) WHERE \(pk) = ?"),
             existsByID: fixed(4, "SELECT 1 FROM \(t) WHERE \(pk) = ?"),
             links: links)
@@ -99,6 +112,7 @@ public final class SQLSchemaMapping: Sendable {
                     fkIndexes.append("CREATE \(unique)INDEX \(q("sb_fk_\(e.name)_\(column)")) ON \(q(e.name)) (\(q(column)))")
                 }
             }
+            cols.append("\(q(SQLFunctions.checksumColumn)) INTEGER")
             let rowid = e.primaryKey.type == .int64 ? "" : " WITHOUT ROWID"
             out.append("CREATE TABLE \(q(e.name)) (\(cols.joined(separator: ", ")))\(rowid)")
             for i in e.indexes {

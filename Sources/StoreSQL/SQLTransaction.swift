@@ -73,11 +73,6 @@ public final class SQLTransaction: WriteTransaction {
         return out
     }
 
-    /// `SET "a" = ?, "b" = ?` for checked changes, in ordinal order.
-    private func setClause(_ e: Entity, _ set: [(ordinal: Int, value: Value)]) -> String {
-        "UPDATE \(q(e.name)) SET " + set.map { "\(q(e.attributes[$0.ordinal].name)) = ?" }.joined(separator: ", ")
-    }
-
     // MARK: Reads
 
     public func fetch(_ entity: String, id: Value) throws -> Record? {
@@ -173,7 +168,7 @@ public final class SQLTransaction: WriteTransaction {
         let key = try e.checkedKey(id)
         let set = try e.checkedChanges(changes)
         if set.isEmpty { return try requireExists(e, key) }
-        let sql = setClause(e, set) + " WHERE \(q(e.primaryKey.name)) = ?"
+        let sql = mapping.update(e, setting: set.map(\.ordinal)) + " WHERE \(q(e.primaryKey.name)) = ?"
         let n = try db.execute(SQLStatement(sql), set.map(\.value) + [key])
         if n == 0 { throw StoreError(.notFound, "\(e.name) \(key) does not exist") }
     }
@@ -185,7 +180,7 @@ public final class SQLTransaction: WriteTransaction {
         var c = SQLQueryCompiler(mapping: mapping)
         let ids = c.ids(e, rp)
         if set.isEmpty { return Int(try db.scalarInt(SQLStatement("SELECT COUNT(*) FROM (\(ids))"), c.bindings) ?? 0) }
-        let sql = setClause(e, set) + " WHERE \(q(e.primaryKey.name)) IN (\(ids))"
+        let sql = mapping.update(e, setting: set.map(\.ordinal)) + " WHERE \(q(e.primaryKey.name)) IN (\(ids))"
         return try db.execute(SQLStatement(sql), set.map(\.value) + c.bindings)
     }
 

@@ -38,4 +38,6 @@ enum Fault: String, CaseIterable, Sendable {
     case nestedIterationEmpty
     /// `close()` inside a transaction does nothing and reports nothing.
     case closeInsideTransactionIgnored
+    /// `verify()` reports a problem on a sound store.
+    case verifyCriesWolf
 }

@@ -22,6 +22,12 @@ final class FaultyRepository: Repository {
         try inner.close()
     }
 
+    func verify() throws -> VerificationReport {
+        var report = try inner.verify()
+        if fault == .verifyCriesWolf { report.add("User", "a problem that is not there") }
+        return report
+    }
+
     func read<T>(_ body: (any ReadTransaction) throws -> T) throws -> T {
         inTransaction.add(1, ordering: .relaxed)
         defer { inTransaction.subtract(1, ordering: .relaxed) }

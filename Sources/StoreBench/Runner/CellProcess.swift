@@ -32,24 +32,16 @@ struct CellProcess {
         }
         defer { try? log.close() }
 
-        let process = Process()
         let callgrindOut = work.appendingPathComponent("callgrind.out")
+        let process: Process
         if spec.measure == .instructions {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["valgrind", "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=sb_measured_region",
-                                 "--callgrind-out-file=\(callgrindOut.path)", executable.path, "cell", "--spec", specURL.path]
+            process = .child(URL(fileURLWithPath: "/usr/bin/env"),
+                             ["valgrind", "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=sb_measured_region",
+                              "--callgrind-out-file=\(callgrindOut.path)", executable.path, "cell", "--spec", specURL.path],
+                             output: log)
         } else {
-            process.executableURL = executable
-            process.arguments = ["cell", "--spec", specURL.path]
+            process = .child(executable, ["cell", "--spec", specURL.path], output: log)
         }
-        process.standardOutput = log
-        process.standardError = log
-        process.standardInput = FileHandle.nullDevice
-        // A crash prints its message, not the runtime's multi-page register dump, so the
-        // report's tail of the output says what went wrong.
-        var environment = ProcessInfo.processInfo.environment
-        environment["SWIFT_BACKTRACE"] = "enable=no"
-        process.environment = environment
         do {
             try process.run()
         } catch {

@@ -41,6 +41,20 @@ enum PersistenceCases {
             try ctx.expectEqual(try ctx.read { try $0.count(Query("User")) }, 2000, "users after reopen")
             try ctx.expectEqual(try ctx.read { try $0.fetch("User", id: 1999) }, records[1998], "User 1999")
         },
+        ConformanceCase("persistence", "verifyIsCleanOnASoundStore") { ctx in
+            try ctx.seed()
+            try ctx.write { tx in
+                try tx.update("User", id: 2, set: ["age": 77])
+                try tx.delete("Post", id: 12)                      // cascades to its comments
+                try tx.link("User", id: 1, "following", to: 2)
+                _ = try tx.update("Post", where: KeyPathExpression("score") > 0, set: ["published": true])
+            }
+            if try ctx.repository.capabilities.contains(.persistence) { try ctx.reopen() }
+            let report = try ctx.repository.verify()
+            try ctx.expect(report.isClean, "verify() on a sound store found: \(report.problems.prefix(3).map(\.description))")
+            let records = try ctx.read { tx in try tx.schema.entities.reduce(0) { $0 + (try tx.count(Query($1.name))) } }
+            try ctx.expectEqual(report.records, records, "records verify() read")
+        },
         ConformanceCase("persistence", "damagedFilesAreCorrupted", requires: .persistence) { ctx in
             try ctx.seed()
             try ctx.close()

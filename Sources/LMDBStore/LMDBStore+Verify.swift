@@ -1,0 +1,63 @@
+import Foundation
+import StoreCore
+
+extension LMDBStore {
+    /// Checks the store: the page walk of `data.mdb` (see "What LMDB trusts" in the README),
+    /// then, only when the structure is sound, every database entry by entry and the logical
+    /// checks every backend gets. Holds the write lock of the environment (across processes)
+    /// while it runs, so writers wait; readers do not.
+    ///
+    /// ```swift
+    /// let report = try store.verify()
+    /// print(report.isClean ? "clean" : "\(report.problemCount) problems")
+    /// ```
+    public func verify() throws -> VerificationReport {
+        var report = VerificationReport()
+        struct RollBack: Error {}
+        let damage = try VerificationReport.damage {
+            do {
+                _ = try write { tx -> Void in
+                    guard let tx = tx as? LMDBTransaction else { return }
+                    Self.checkStructure(directory, into: &report)
+                    if report.isClean {
+                        tx.crossCheck(into: &report)
+                        LogicalVerifier.check(tx, into: &report)
+                    } else {
+                        report.checks.append("databases and logical checks: skipped, liblmdb would read the damaged pages unchecked")
+                    }
+                    throw RollBack()   // nothing was written; end the transaction without a commit
+                }
+            } catch is RollBack {}
+        }
+        if let damage { report.add("store", "\(damage)") }
+        return report
+    }
+
+    /// Checks the store in `directory` without trusting it: the page walk runs on the closed
+    /// file first, and the store is opened (and `verify()` run) only when it is sound. A store
+    /// that cannot be opened is a problem in the report, not an error.
+    ///
+    /// Throws only when the directory has no LMDB data file.
+    public static func verify(directory: URL, schema: Schema, options: StoreOptions = StoreOptions()) throws -> VerificationReport {
+        let data = directory.appendingPathComponent("data.mdb")
+        guard FileManager.default.fileExists(atPath: data.path) else {
+            throw StoreError(.notFound, "\(directory.path) holds no LMDB store (no data.mdb)")
+        }
+        var report = VerificationReport()
+        checkStructure(directory, into: &report)
+        guard report.isClean else {
+            report.checks.append("store not opened: liblmdb would read the damaged pages unchecked")
+            return report
+        }
+        return try VerificationReport.ofStore(file: data) {
+            try LMDBStore(directory: directory, schema: schema, options: options)
+        }
+    }
+
+    /// The page walk of `directory/data.mdb`, added to `report`.
+    static func checkStructure(_ directory: URL, into report: inout VerificationReport) {
+        let walk = LMDBPageWalk.check(dataFile: directory.appendingPathComponent("data.mdb").path)
+        report.checks.append(walk.summary.isEmpty ? "LMDB page walk" : walk.summary)
+        for p in walk.problems { report.add("structure", p) }
+    }
+}

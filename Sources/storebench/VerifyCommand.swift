@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+import StoreConformance
+import StoreCore
+
+struct VerifyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Check a store for damage: the engine's structure, then every record, index and link.",
+        discussion: """
+            The store must use the social schema StoreBench's own commands write (`torture` and \
+            the kit do); for a store of your own schema, call `verify()` on the opened repository.
+
+            sqlite, grdb: PRAGMA integrity_check, the stored DDL, then the logical checks. \
+            lmdb: a walk of every page of data.mdb that checks each page before following it \
+            (liblmdb itself trusts its pages), then every index and relationship entry against \
+            the records, then the logical checks. An object graph checks its store.
+
+            Exit status: 0 clean, 1 damage found, 2 no store there or the check could not run. \
+            Nothing is written to the store.
+
+            Example:
+              storebench verify --backend lmdb /tmp/torture-lmdb/store
+            """
+    )
+
+    @Option(name: [.customLong("backend"), .customShort("b")], help: "The backend that wrote the store.")
+    var backend: BackendName
+
+    @Argument(help: "The store's directory.", completion: .directory)
+    var directory: String
+
+    @Flag(help: "Print the report as JSON.")
+    var json = false
+
+    func validate() throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ValidationError("'\(directory)' is not a directory")
+        }
+    }
+
+    func run() throws {
+        let descriptor = BuiltinBackends.named(backend.name)!
+        let report: VerificationReport
+        do {
+            report = try descriptor.verify(SocialSchema.make(), URL(fileURLWithPath: directory), StoreOptions())
+        } catch {
+            StandardError.write("storebench verify: \(error)\n")
+            throw ExitCode(2)
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+        } else {
+            print("\(backend.name) \(directory): \(report)")
+        }
+        if !report.isClean { throw ExitCode(1) }
+    }
+}

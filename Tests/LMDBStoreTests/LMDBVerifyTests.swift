@@ -1,0 +1,113 @@
+import CLMDB
+import Foundation
+import LMDBStore
+import StoreConformance
+import StoreCore
+import Testing
+
+/// `verify()` on LMDB: sound stores are clean (page accounting, counts, sub-databases,
+/// overflow pages all agree), and each kind of damage is found without a crash.
+@Suite("LMDBStore verify")
+struct LMDBVerifyTests {
+    /// A store with several tree levels, dupsort sub-databases (200 records per group),
+    /// overflow pages and free pages (from deletes); closed.
+    private func soundStore(_ label: String) throws -> (TemporaryDirectory, Schema) {
+        let dir = try TemporaryDirectory(label)
+        let s = try blobSchema()
+        let store = try LMDBStore(directory: dir.url, schema: s)
+        try store.write { tx in
+            for i in 0..<2_000 { try tx.insert(try blob(s, i, size: i % 97 == 0 ? 9_000 : 60 + i % 200)) }
+        }
+        try store.write { tx in for i in stride(from: 0, to: 2_000, by: 7) { try tx.delete("Blob", id: .int64(Int64(i))) } }
+        try store.write { tx in try tx.insert(try s["Blob"]!.record(["id": 0x5EED, "group": 3, "payload": .bytes(Array("needle-0123456789".utf8))])) }
+        try store.close()
+        return (dir, s)
+    }
+
+    @Test("a sound store is clean: every page used once, every count and index entry agrees")
+    func soundStoreIsClean() throws {
+        let (dir, s) = try soundStore("verify-sound")
+        let report = try LMDBStore.verify(directory: dir.url, schema: s)
+        #expect(report.isClean, "\(report)")
+        #expect(report.records == 2_000 - 286 + 1)
+        #expect(report.indexEntries == report.records, "one index entry per record")
+        #expect(report.checks.contains { $0.hasPrefix("LMDB page walk: ") }, "\(report.checks)")
+        // An open store verifies the same way.
+        let store = try LMDBStore(directory: dir.url, schema: s)
+        defer { try? store.close() }
+        #expect(try store.verify().isClean)
+    }
+
+    @Test("one changed byte inside a value reads back silently; verify finds it by the record's checksum")
+    func changedValueByte() throws {
+        let (dir, s) = try soundStore("verify-byte")
+        var file = [UInt8](try Data(contentsOf: dir.dataFile))
+        let needle = Array("needle-0123456789".utf8)
+        let at = try #require((0...(file.count - needle.count)).first { Array(file[$0..<($0 + needle.count)]) == needle })
+        file[at + 10] ^= 0x01
+        try Data(file).write(to: dir.dataFile)
+        let store = try LMDBStore(directory: dir.url, schema: s)
+        let read = try store.read { try $0.fetch("Blob", id: 0x5EED) }
+        #expect(read?["payload"] != .bytes(needle), "the engine does not notice the change")
+        let report = try store.verify()
+        try store.close()
+        #expect(report.problems.contains { $0.detail.contains("does not match its checksum") }, "\(report)")
+    }
+
+    @Test("a page with impossible flags is found by the page walk, and the store is not opened")
+    func damagedPageHeader() throws {
+        let (dir, s) = try soundStore("verify-page")
+        var file = [UInt8](try Data(contentsOf: dir.dataFile))
+        // The first leaf page (flags 0x02 at offset 10) after the two meta pages.
+        let page = try #require(stride(from: 2 * 4096, to: file.count, by: 4096).first { file[$0 + 10] == 0x02 })
+        file[page + 10] = 0x07
+        try Data(file).write(to: dir.dataFile)
+        let report = try LMDBStore.verify(directory: dir.url, schema: s)
+        #expect(report.problems.contains { $0.area == "structure" && $0.detail.contains("flags 0x7") }, "\(report)")
+        #expect(report.checks.contains { $0.contains("not opened") }, "\(report.checks)")
+    }
+
+    @Test("a truncated file is found, with the page it should reach")
+    func truncatedFile() throws {
+        let (dir, s) = try soundStore("verify-truncated")
+        let handle = try FileHandle(forUpdating: dir.dataFile)
+        try handle.truncate(atOffset: 40 * 4096)
+        try handle.close()
+        let report = try LMDBStore.verify(directory: dir.url, schema: s)
+        #expect(report.problems.contains { $0.detail.contains("truncated") }, "\(report)")
+    }
+
+    @Test("an index entry without its record, written behind the store's back, is found")
+    func orphanIndexEntry() throws {
+        let (dir, s) = try soundStore("verify-index")
+        // Another client of the engine adds one entry to the group index.
+        var env: OpaquePointer?
+        mdb_env_create(&env)
+        mdb_env_set_maxdbs(env, 8)
+        #expect(mdb_env_open(env, dir.url.path, 0, 0o644) == 0)
+        var txn: OpaquePointer?
+        mdb_txn_begin(env, nil, 0, &txn)
+        var dbi: MDB_dbi = 0
+        #expect(mdb_dbi_open(txn, "Blob#group", UInt32(MDB_DUPSORT), &dbi) == 0)
+        var key = KeyEncoding.encode(.int64(3)), value = KeyEncoding.encode(.int64(999_999))
+        key.withUnsafeMutableBytes { k in
+            value.withUnsafeMutableBytes { v in
+                var mk = MDB_val(mv_size: k.count, mv_data: k.baseAddress), mv = MDB_val(mv_size: v.count, mv_data: v.baseAddress)
+                #expect(mdb_put(txn, dbi, &mk, &mv, 0) == 0)
+            }
+        }
+        #expect(mdb_txn_commit(txn) == 0)
+        mdb_env_close(env)
+
+        let report = try LMDBStore.verify(directory: dir.url, schema: s)
+        #expect(report.problems.contains { $0.area == "Blob#group" && $0.detail.contains("not a stored record") }, "\(report)")
+        #expect(report.problems.contains { $0.detail.contains("entries for") }, "\(report)")
+    }
+
+    @Test("a directory without data.mdb is `notFound`, not a new store")
+    func noStore() throws {
+        let dir = try TemporaryDirectory("verify-none")
+        expectCategory(.notFound) { _ = try LMDBStore.verify(directory: dir.url, schema: try blobSchema()) }
+        #expect(!FileManager.default.fileExists(atPath: dir.dataFile.path))
+    }
+}

@@ -1,0 +1,83 @@
+import CSQLite
+import Foundation
+import SQLiteStore
+import StoreConformance
+import StoreCore
+import Testing
+
+/// `verify()` on SQLite: integrity_check, the stored DDL and the row checksums.
+@Suite("SQLiteStore verify")
+struct SQLiteVerifyTests {
+    let schema = SocialSchema.make()
+
+    private func seeded(_ label: String) throws -> TemporaryDirectory {
+        let dir = try TemporaryDirectory(label)
+        let store = try SQLiteStore(directory: dir.url, schema: schema)
+        try SocialFixture.load(into: store)
+        try store.write { tx in
+            try tx.update("User", id: 2, set: ["age": 41])
+            _ = try tx.update("Post", where: KeyPathExpression("score") > 0, set: ["published": true])
+        }
+        try store.close()
+        return dir
+    }
+
+    /// Runs SQL on the store's file through a connection of its own, as another client would.
+    private func outside(_ dir: TemporaryDirectory, _ sql: String) {
+        var db: OpaquePointer?
+        #expect(sqlite3_open(dir.url.appendingPathComponent(SQLiteStore.fileName).path, &db) == SQLITE_OK)
+        #expect(sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK, "\(String(cString: sqlite3_errmsg(db)))")
+        sqlite3_close(db)
+    }
+
+    @Test("a sound store is clean, after inserts, updates by key and by predicate")
+    func soundStoreIsClean() throws {
+        let dir = try seeded("sqlverify-sound")
+        let report = try SQLiteStore.descriptor.verify(schema, dir.url, StoreOptions())
+        #expect(report.isClean, "\(report)")
+        #expect(report.checks.contains("PRAGMA integrity_check"))
+        #expect(report.records > 0 && report.links > 0)
+    }
+
+    @Test("a value changed by another client, without the checksum, is found")
+    func changedBehindTheStore() throws {
+        let dir = try seeded("sqlverify-changed")
+        outside(dir, #"UPDATE "User" SET "displayName" = 'Mallory' WHERE "id" = 1"#)
+        let report = try SQLiteStore.descriptor.verify(schema, dir.url, StoreOptions())
+        #expect(report.problems.contains { $0.area == "User" && $0.detail.contains("record 1 does not match its checksum") }, "\(report)")
+    }
+
+    @Test("a row another client inserted has no checksum: counted, not a problem")
+    func rowWithoutChecksum() throws {
+        let dir = try seeded("sqlverify-outside")
+        outside(dir, #"INSERT INTO "Tag" ("name") VALUES ('outside')"#)
+        let report = try SQLiteStore.descriptor.verify(schema, dir.url, StoreOptions())
+        #expect(report.isClean, "\(report)")
+        #expect(report.checks.contains { $0.contains("1 rows without one") }, "\(report.checks)")
+    }
+
+    @Test("a missing index is found as a schema difference")
+    func droppedIndex() throws {
+        let dir = try seeded("sqlverify-ddl")
+        outside(dir, #"DROP INDEX "idx_User_username""#)
+        let report = try SQLiteStore.descriptor.verify(schema, dir.url, StoreOptions())
+        #expect(report.problems.contains { $0.area == "schema" }, "\(report)")
+    }
+
+    @Test("an empty file is damage, and verify does not turn it into a new store")
+    func emptyFile() throws {
+        let dir = try TemporaryDirectory("sqlverify-empty")
+        let file = dir.url.appendingPathComponent(SQLiteStore.fileName)
+        _ = FileManager.default.createFile(atPath: file.path, contents: Data())
+        let report = try SQLiteStore.descriptor.verify(schema, dir.url, StoreOptions())
+        #expect(!report.isClean)
+        #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int == 0)
+        expectNotFound { _ = try SQLiteStore.descriptor.verify(schema, dir.url.appendingPathComponent("none"), StoreOptions()) }
+    }
+
+    private func expectNotFound(_ body: () throws -> Void) {
+        do { try body(); Issue.record("expected notFound") } catch let e as StoreError { #expect(e.category == .notFound, "\(e)") } catch {
+            Issue.record("\(error)")
+        }
+    }
+}

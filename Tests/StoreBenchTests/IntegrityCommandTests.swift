@@ -1,0 +1,63 @@
+import Foundation
+import StoreConformance
+import StoreCore
+import Testing
+
+/// `torture`, `damage` and `verify` as CI runs them: a few trials per backend, real child
+/// processes killed with SIGKILL, real damaged files.
+@Suite("integrity commands", .serialized)
+struct IntegrityCommandTests {
+    @Test("crash trials: three SIGKILLs per backend lose no acknowledged commit and leave verify clean")
+    func tortureEveryBackend() throws {
+        let r = try Bench.run(["torture", "--trials", "3", "--seed", "41"])
+        #expect(r.status == 0, "\(r.out)\n\(r.err)")
+        for backend in ["sqlite", "lmdb", "grdb", "objectgraph+sqlite", "objectgraph+lmdb"] {
+            #expect(r.out.contains("| \(backend) | 3 |"), "\(r.out)")
+        }
+        #expect(r.out.contains("| failed |"))
+    }
+
+    @Test("damaged files: every wrong read is flagged by verify; verify never crashes")
+    func damagedFiles() throws {
+        let r = try Bench.run(["damage", "--trials", "6", "--seed", "77"])
+        #expect(r.status == 0, "\(r.out)\n\(r.err)")
+        for kind in ["truncate", "overwrite", "zero-page"] {
+            #expect(r.out.contains("| sqlite | \(kind) | 6 |") && r.out.contains("| lmdb | \(kind) | 6 |"), "\(r.out)")
+        }
+    }
+
+    @Test("verify: 0 for a sound store, 1 for a damaged one, 2 where there is no store; JSON on request")
+    func verifyExitStatus() throws {
+        let dir = try TemporaryDirectory("verify-cli")
+        let store = dir.url.appendingPathComponent("store")
+        // A writer killed mid-run leaves a real store behind.
+        let acks = dir.url.appendingPathComponent("acks")
+        let writer = Process()
+        writer.executableURL = try Bench.binary()
+        writer.arguments = ["torture-writer", "--backend", "lmdb", "--seed", "5", "--durability", "relaxed", "--acks", acks.path, store.path]
+        try writer.run()
+        while (FileManager.default.contents(atPath: acks.path)?.count ?? 0) < 200 && writer.isRunning { usleep(5_000) }
+        kill(writer.processIdentifier, SIGKILL)
+        writer.waitUntilExit()
+
+        let sound = try Bench.run(["verify", "--backend", "lmdb", store.path])
+        #expect(sound.status == 0, "\(sound.out)\n\(sound.err)")
+        #expect(sound.out.contains("clean"))
+        let json = try Bench.run(["verify", "--backend", "lmdb", "--json", store.path])
+        #expect(json.out.contains("\"problems\""), "\(json.out)")
+
+        let data = store.appendingPathComponent("data.mdb")
+        let handle = try FileHandle(forUpdating: data)
+        try handle.truncate(atOffset: 5 * 4096)
+        try handle.close()
+        let damaged = try Bench.run(["verify", "--backend", "lmdb", store.path])
+        #expect(damaged.status == 1, "\(damaged.out)\n\(damaged.err)")
+        #expect(damaged.out.contains("truncated"), "\(damaged.out)")
+
+        let empty = dir.url.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let none = try Bench.run(["verify", "--backend", "sqlite", empty.path])
+        #expect(none.status == 2, "\(none.out)\n\(none.err)")
+        #expect((try FileManager.default.contentsOfDirectory(atPath: empty.path)).isEmpty, "verify created nothing")
+    }
+}
