@@ -7,7 +7,7 @@ SUDO        := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 REPORTS     := Reports
 RELEASE_BIN := .build/release/storebench
 
-.PHONY: all deps build release test test-floors-optimized bench reference conformance clean help
+.PHONY: all deps build release test test-tsan test-floors-optimized bench reference conformance clean help
 
 all: build
 
@@ -15,6 +15,7 @@ help:
 	@echo "make bench        build in release, run the quick profile over every backend, write $(REPORTS)/latest.md and .json"
 	@echo "make reference    build in release, run the standard profile, write $(REPORTS)/reference.md and .json (about 45 min on 2 cores)"
 	@echo "make test         install what the tests need, then swift test"
+	@echo "make test-tsan    the concurrency stress run (readers beside a writer, LMDB map growth, graph contexts) under ThreadSanitizer"
 	@echo "make test-floors-optimized  the floor tests (equal work, allocations) in an optimized build, as the runner runs floors"
 	@echo "make deps         install missing system packages: $(PACKAGES)"
 	@echo "make conformance  print the conformance table for every built-in backend"
@@ -42,6 +43,14 @@ release: deps
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# Reader threads beside a writer on SQLite and LMDB (with map growth) and object-graph contexts on
+# several threads, built with ThreadSanitizer in a scratch folder of its own (the normal build is
+# left alone). A race ends the run with ThreadSanitizer's report; a wrong answer exits 1.
+TSAN_BUILD := .build/tsan
+test-tsan: deps
+	$(SWIFT) build --product storebench-stress --sanitize=thread --scratch-path $(TSAN_BUILD)
+	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" $(TSAN_BUILD)/debug/storebench-stress 3
 
 # The floor tests also run in `make test` (debug); this runs them optimized, as the benchmark does.
 test-floors-optimized: deps

@@ -100,6 +100,14 @@ let package = Package(
             ]
         ),
 
+        // Reader threads beside a writer, map growth, object-graph contexts on threads: run under
+        // ThreadSanitizer by `make test-tsan`. Its own executable, so the sanitized build is small.
+        .executableTarget(
+            name: "storebench-stress",
+            dependencies: ["StoreCore", "SQLiteStore", "LMDBStore", "ObjectGraph", "StoreConformance"],
+            path: "Sources/storebench-stress"
+        ),
+
         .testTarget(name: "StoreCoreTests", dependencies: ["StoreCore", "StoreConformance"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "StoreConformance", "CSQLite"]),
         .testTarget(name: "LMDBStoreTests", dependencies: ["LMDBStore", "StoreConformance", "CLMDB"]),

@@ -1,6 +1,5 @@
 import Foundation
 import StoreCore
-import Synchronization
 
 /// Core Data's and Realm's programming model over any `Repository`: live objects in contexts
 /// (see `ObjectContext`), and a `Repository` itself, so the conformance kit and the workload
@@ -29,7 +28,7 @@ public final class ObjectGraph: Repository {
     /// The store the graph persists through.
     public let store: any Repository
     let model: GraphModel
-    private let inboxes = Mutex<[WeakInbox]>([])
+    private let inboxes = Locked<[WeakInbox]>([])
 
     public init(store: any Repository) {
         self.store = store

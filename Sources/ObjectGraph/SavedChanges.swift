@@ -1,5 +1,4 @@
 import StoreCore
-import Synchronization
 
 /// What one save (or batch operation) changed in the store, as object IDs. Contexts of the same
 /// graph receive it to merge; observers are computed from it.
@@ -32,7 +31,7 @@ public struct SavedChanges: Sendable {
 
 /// Internal: saved changes of other contexts, waiting to be merged. Filled from any thread.
 final class ContextInbox: Sendable {
-    private let pending = Mutex<[SavedChanges]>([])
+    private let pending = Locked<[SavedChanges]>([])
 
     func post(_ c: SavedChanges) { pending.withLock { $0.append(c) } }
 
