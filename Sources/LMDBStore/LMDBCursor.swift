@@ -64,6 +64,8 @@ final class LMDBCursor {
         }
         if rc == MDB_NOTFOUND { return false }
         try LMDBError.check(rc, "cannot position a cursor", key: KeyEncoding.describe(seek))
+        // MDB_GET_BOTH leaves `key` pointing at the caller's buffer: take the stored key.
+        try LMDBError.check(mdb_cursor_get(handle, &key, &value, MDB_GET_CURRENT), "cannot read a cursor's entry")
         try checkBounds()
         return true
     }

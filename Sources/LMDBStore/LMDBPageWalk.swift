@@ -35,6 +35,7 @@ final class LMDBPageWalk {
     private let fileSize: UInt64
     private var pageSize = 0
     private var lastPage: UInt64 = 0
+    private var filePages: UInt64 = 0
     private var used: [Bool] = []
     private var outcome = Outcome()
     private var pagesRead = 0
@@ -87,12 +88,14 @@ final class LMDBPageWalk {
             problem("the meta page names page \(lastPage) as the last one")
             return
         }
-        let filePages = fileSize / UInt64(pageSize)
-        if filePages <= lastPage {
-            problem("the file holds \(filePages) pages but its last committed page is \(lastPage): it was truncated")
+        // A sound file may end before the last page: LMDB never writes a page that was freed
+        // in the transaction that allocated it. Only pages a tree uses must lie in the file.
+        filePages = fileSize / UInt64(pageSize)
+        guard filePages >= 2 else {
+            problem("the file holds \(filePages) page(s): too short for LMDB's meta pages")
+            return
         }
-        // Pages past the end of the file are problems when referred to; no need to track them.
-        used = Array(repeating: false, count: Int(min(lastPage, max(filePages, 2) - 1)) + 1)
+        used = Array(repeating: false, count: Int(min(lastPage + 1, filePages)))
         used[0] = true
         used[1] = true
         var trees = 0
@@ -104,7 +107,7 @@ final class LMDBPageWalk {
             walkTree(db, name: "the database '\(printable(key))'", keyOrder: .bytes, leafVisitor: nil)
         }
         walkFreeList(meta.free)
-        if !full && filePages > lastPage {
+        if !full {
             let unused = used.indices.filter { !used[$0] }
             if !unused.isEmpty {
                 problem("\(unused.count) page(s) are neither in a database nor in the free list (first: \(unused.prefix(5).map(String.init).joined(separator: ", ")))")
@@ -199,8 +202,9 @@ final class LMDBPageWalk {
         if counts.entries != db.entries { problem("\(name) claims \(db.entries) entries, the walk finds \(counts.entries)") }
     }
 
+    /// `inDuplicates`: the tree is a dupsort sub-database, whose leaves hold plain values.
     private func walkPage(_ pgno: UInt64, level: Int, db: Database, name: String, order: KeyOrder,
-                          low: [UInt8]?, high: [UInt8]?, counts: inout Counts,
+                          low: [UInt8]?, high: [UInt8]?, counts: inout Counts, inDuplicates: Bool = false,
                           visitor: ((ArraySlice<UInt8>, LeafData) -> Void)?) {
         guard !full, let page = claim(pgno, name) else { return }
         let flags = page.u16(10) & ~Self.dirty
@@ -246,11 +250,17 @@ final class LMDBPageWalk {
                 let childLow = i == 0 ? low : Array(key)
                 let childHigh = i + 1 < keys.count ? Array(keys[i + 1]) : high
                 walkPage(child, level: level + 1, db: db, name: name, order: order, low: childLow, high: childHigh,
-                         counts: &counts, visitor: visitor)
+                         counts: &counts, inDuplicates: inDuplicates, visitor: visitor)
                 if full { return }
             } else {
                 guard let data = leafData(page, o, keyStart + ksize, dsize: Int(lo | hi << 16), flags: nflags,
                                           "\(name): page \(pgno) node \(i)", counts: &counts) else { return }
+                // Duplicates only in a dupsort tree, never inside a sub-database (which bounds
+                // the walk's recursion); a named database only in the main one.
+                if nflags & Self.dupData != 0 && (inDuplicates || !db.isDupSort) || nflags & Self.subData != 0 && nflags & Self.dupData == 0 && db.isDupSort {
+                    problem("\(name): page \(pgno) node \(i) has flags 0x\(String(nflags, radix: 16)), impossible in this database")
+                    return
+                }
                 if nflags & Self.dupData != 0 {
                     counts.entries += countDuplicates(data, "\(name): the duplicates of page \(pgno) node \(i)")
                 } else {
@@ -308,12 +318,15 @@ final class LMDBPageWalk {
         let first = page.u64(dataStart)
         let needed = (Self.headerSize - 1 + dsize) / pageSize + 1
         guard let head = claim(first, what) else { return nil }
-        guard head.u16(10) & ~Self.dirty == Self.overflow, Int(head.u32(12)) == needed else {
-            problem("\(what): overflow page \(first) has flags 0x\(String(head.u16(10), radix: 16)) and \(head.u32(12)) pages; \(dsize) bytes need \(needed)")
+        // LMDB keeps a longer run when a smaller value overwrites a larger one in the same
+        // transaction: the run may exceed what the data needs, never fall short.
+        let run = Int(head.u32(12))
+        guard head.u16(10) & ~Self.dirty == Self.overflow, run >= needed else {
+            problem("\(what): overflow page \(first) has flags 0x\(String(head.u16(10), radix: 16)) and \(run) pages; \(dsize) bytes need \(needed)")
             return nil
         }
-        for p in first + 1..<first + UInt64(needed) { guard markUsed(p, what) else { return nil } }
-        counts.overflow += UInt64(needed)
+        for p in first + 1..<first + UInt64(run) { guard markUsed(p, what) else { return nil } }
+        counts.overflow += UInt64(run)
         guard let bytes = read(at: first * UInt64(pageSize), count: needed * pageSize) else {
             problem("\(what): overflow pages \(first)… lie past the end of the file")
             return nil
@@ -331,7 +344,8 @@ final class LMDBPageWalk {
                 return 0
             }
             if db.root != Self.invalidPage {
-                walkPage(db.root, level: 1, db: db, name: what, order: .bytes, low: nil, high: nil, counts: &counts, visitor: nil)
+                walkPage(db.root, level: 1, db: db, name: what, order: .bytes, low: nil, high: nil, counts: &counts,
+                         inDuplicates: true, visitor: nil)
             }
             if db.entries != counts.entries { problem("\(what) claims \(db.entries) duplicates, the walk finds \(counts.entries)") }
             return counts.entries
@@ -371,12 +385,13 @@ final class LMDBPageWalk {
                 problem("the free list has a record of \(b.count) bytes")
                 return
             }
+            // A record may be reserved larger than the pages it lists.
             let n = Int(clamping: b.u64(0))
-            guard n == b.count / 8 - 1 else {
+            guard n <= b.count / 8 - 1 else {
                 problem("the free list has a record that claims \(n) pages in \(b.count) bytes")
                 return
             }
-            for i in 0..<n { _ = markUsed(b.u64(8 + 8 * i), "the free list") }
+            for i in 0..<n { _ = markUsed(b.u64(8 + 8 * i), "the free list", free: true) }
         }
     }
 
@@ -397,14 +412,15 @@ final class LMDBPageWalk {
         return page
     }
 
-    private func markUsed(_ pgno: UInt64, _ what: String) -> Bool {
+    private func markUsed(_ pgno: UInt64, _ what: String, free: Bool = false) -> Bool {
         guard pgno >= 2, pgno <= lastPage else {
             problem("\(what) refers to page \(pgno), outside 2…\(lastPage)")
             return false
         }
         guard pgno < used.count else {
-            problem("\(what) refers to page \(pgno), past the end of the file")
-            return false
+            // A free page past the end was never written; a used one was cut off.
+            if !free { problem("\(what) refers to page \(pgno), past the end of the file (\(filePages) pages): it was truncated") }
+            return free
         }
         guard !used[Int(pgno)] else {
             problem("\(what) refers to page \(pgno), which something else already uses")

@@ -67,8 +67,9 @@ public enum RecordCodec {
         withUnsafeBytes(of: sum.littleEndian) { out.append(contentsOf: $0) }
     }
 
-    /// A 32-bit checksum of `b`, eight bytes at a time: every step is a bijection of the state,
-    /// so a change confined to one 8-byte word always changes the result.
+    /// A 32-bit checksum of `b`, eight bytes at a time: every step is a bijection of the 64-bit
+    /// state, so a change confined to one 8-byte word always changes that state; cut to 32
+    /// bits, a change goes unseen with a chance of about 2^-32.
     @inline(__always)
     static func checksum(_ b: UnsafeRawBufferPointer) -> UInt32 {
         var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(b.count)

@@ -60,27 +60,28 @@ public enum LogicalVerifier {
         return records
     }
 
+    /// One equality query per distinct non-null values of the index: it must return exactly the
+    /// records a scan found holding them.
     private static func checkIndex(_ index: IndexDescription, of e: Entity, _ records: [Record],
                                    _ tx: any ReadTransaction, _ report: inout VerificationReport) {
         let area = "\(e.name)#\(index.attributes.joined(separator: ","))"
         let ordinals = index.attributes.compactMap { e.ordinal(of: $0) }
-        var owners: [[Value]: Value] = [:]
+        var holders: [[Value]: [Value]] = [:], order: [[Value]] = []
         for r in records {
             let values = ordinals.map { r[$0] }
             if values.contains(.null) { continue }
-            let id = r[e.primaryKeyOrdinal]
-            if index.isUnique, let other = owners.updateValue(id, forKey: values) {
-                report.add(area, "unique values \(values) are held by records \(other) and \(id)")
-            }
+            if holders[values] == nil { order.append(values) }
+            holders[values, default: []].append(r[e.primaryKeyOrdinal])
+        }
+        for values in order {
+            let ids = holders[values] ?? []
+            if index.isUnique && ids.count > 1 { report.add(area, "unique values \(values) are held by records \(ids)") }
             let predicate = StorePredicate.and(zip(index.attributes, values).map { KeyPathExpression($0.0) == $0.1 })
             do {
-                let found = try tx.fetch(Query(e.name, where: predicate))
-                if !found.contains(where: { $0[e.primaryKeyOrdinal] == id }) {
-                    report.add(area, "a query for \(values) does not find record \(id), which holds them")
-                }
-                for f in found where ordinals.map({ f[$0] }) != values {
-                    report.add(area, "a query for \(values) returns record \(f[e.primaryKeyOrdinal]), which holds \(ordinals.map { f[$0] })")
-                }
+                let found = Set(try tx.fetch(Query(e.name, where: predicate)).map { $0[e.primaryKeyOrdinal] })
+                let missing = ids.filter { !found.contains($0) }, extra = found.subtracting(ids)
+                if !missing.isEmpty { report.add(area, "a query for \(values) does not find records \(missing), which hold them") }
+                if !extra.isEmpty { report.add(area, "a query for \(values) returns records \(extra.sorted { Value.compare($0, $1) == .orderedAscending }), which do not hold them") }
             } catch { report.add(area, "a query for \(values) failed: \(error)") }
         }
     }

@@ -7,11 +7,15 @@ import StoreCore
 /// - `sb_fold(text, options)`: `TextFolding.fold`, for `[c]`/`[d]` comparisons and sorts;
 /// - `sb_like(text, foldedPattern, options)`: NSPredicate `LIKE` (`*` and `?` wildcards).
 ///
-/// Both return NULL for NULL text. A driver also registers `sb_row_sum` (C target
-/// `CRowChecksum`), the checksum of a record's attributes kept in the `sb_sum` column.
+/// Both return NULL for NULL text. A driver also registers the row checksum functions (C
+/// target `CRowChecksum`), which keep the checksum of a record's attributes in `sb_sum`.
 public enum SQLFunctions {
-    /// The name of the row checksum function (any number of arguments).
+    /// The name of the row checksum function: `sb_row_sum(firstOrdinal, v…)`.
     public static let rowChecksum = "sb_row_sum"
+    /// The function that swaps changed columns' terms in a checksum: `(sum, ordinal, old, new, …)`.
+    public static let rowChecksumReplace = "sb_row_sum_replace"
+    /// Wrapping addition of two checksums.
+    public static let rowChecksumAdd = "sb_row_sum_add"
     /// The column of every entity table that holds its row's checksum.
     public static let checksumColumn = "sb_sum"
 

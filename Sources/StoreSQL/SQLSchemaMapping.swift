@@ -39,14 +39,33 @@ public final class SQLSchemaMapping: Sendable {
         slotCount = schema.entities.count * Self.statementsPerEntity
     }
 
-    /// `UPDATE T SET a = ?1, … , sb_sum = sb_row_sum(…)`: the changed attributes numbered
-    /// ?1…?m in the order of `ordinals`, the checksum recomputed from them and the unchanged
-    /// columns. Plain `?` placeholders after it take the numbers from m + 1.
+    /// `UPDATE T SET a = ?1, …, sb_sum = sb_row_sum_replace(sb_sum, ordinal, "a", ?1, …)`: the
+    /// changed attributes numbered ?1…?m in the order of `ordinals`, and the checksum's terms
+    /// of those columns swapped, old value for new, without reading the other columns. Plain
+    /// `?` placeholders after it take the numbers from m + 1.
     public func update(_ e: Entity, setting ordinals: [Int]) -> String {
-        var argument = e.attributes.map { q($0.name) }
-        for (k, o) in ordinals.enumerated() { argument[o] = "?\(k + 1)" }
         let sets = ordinals.enumerated().map { "\(q(e.attributes[$0.element].name)) = ?\($0.offset + 1)" }
-        return "UPDATE \(q(e.name)) SET \(sets.joined(separator: ", ")), \(q(SQLFunctions.checksumColumn)) = \(SQLFunctions.rowChecksum)(\(argument.joined(separator: ", ")))"
+        let sum = q(SQLFunctions.checksumColumn)
+        // At most 42 columns per call (127 arguments); more chain.
+        var expression = sum
+        for chunk in stride(from: 0, to: ordinals.count, by: 42) {
+            let terms = ordinals.enumerated().dropFirst(chunk).prefix(42).map { "\($0.element), \(q(e.attributes[$0.element].name)), ?\($0.offset + 1)" }
+            expression = "\(SQLFunctions.rowChecksumReplace)(\(expression), \(terms.joined(separator: ", ")))"
+        }
+        return "UPDATE \(q(e.name)) SET \(sets.joined(separator: ", ")), \(sum) = \(expression)"
+    }
+
+    /// The checksum of values given as SQL expressions in attribute order:
+    /// `sb_row_sum(0, a, b, …)`. SQLite takes at most 127 arguments per call, so longer rows
+    /// add runs of 100: `sb_row_sum_add(sb_row_sum(0, a1…a100), sb_row_sum(100, a101…))`.
+    /// Writes and `verify` use this same expression.
+    public static func checksum(_ arguments: [String]) -> String {
+        var expression: String?
+        for first in stride(from: 0, to: arguments.count, by: 100) {
+            let run = "\(SQLFunctions.rowChecksum)(\(([String(first)] + arguments.dropFirst(first).prefix(100)).joined(separator: ", ")))"
+            expression = expression.map { "\(SQLFunctions.rowChecksumAdd)(\($0), \(run))" } ?? run
+        }
+        return expression ?? "\(SQLFunctions.rowChecksum)(0)"
     }
 
     /// The fixed statements of an entity of this schema.
@@ -65,7 +84,7 @@ public final class SQLSchemaMapping: Sendable {
         // ?1…?n in attribute order, then their checksum (`SQLFunctions.rowChecksum`).
         let numbered = (1...e.attributes.count).map { "?\($0)" }.joined(separator: ", ")
         let sum = q(SQLFunctions.checksumColumn)
-        let values = "VALUES (\(numbered), \(SQLFunctions.rowChecksum)(\(numbered)))"
+        let values = "VALUES (\(numbered), \(Self.checksum((1...e.attributes.count).map { "?\($0)" })))"
         let nonKey = e.attributes.enumerated().filter { $0.offset != e.primaryKeyOrdinal }.map { q($0.element.name) } + [sum]
         let upsertTail = "DO UPDATE SET " + nonKey.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
         var links: [String: SQLLinkStorage] = [:]

@@ -9,6 +9,9 @@ import StoreCore
 /// try db.inTransaction { try SQLStoreMetadata.prepare(db, mapping: mapping, path: path) }
 /// ```
 public enum SQLStoreMetadata {
+    /// The file format: 2 since every row carries its checksum (`sb_sum`).
+    public static let format = "2"
+
     /// Throws `corrupted` for a SQLite file that is not a store and `schemaMismatch` for a
     /// store of another schema; creates every table and index in an empty file.
     public static func prepare(_ db: any SQLExecutor, mapping: SQLSchemaMapping, path: String) throws {
@@ -22,13 +25,20 @@ public enum SQLStoreMetadata {
             for sql in mapping.ddl() { try db.execute(SQLStatement(sql), []) }
             try db.execute("CREATE TABLE sb_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)", [])
             let insert: SQLStatement = "INSERT INTO sb_meta (key, value) VALUES (?, ?)"
-            try db.execute(insert, ["format", "1"])
+            try db.execute(insert, ["format", .string(format)])
             try db.execute(insert, ["schema_version", .string(String(schema.version))])
             try db.execute(insert, ["schema_fingerprint", .string(schema.fingerprint)])
             try db.execute(SQLStatement("PRAGMA user_version = \(schema.version)"), [])
             return
         }
         let read: SQLStatement = "SELECT value FROM sb_meta WHERE key = ?"
+        let stored = try db.column(read, .string, ["format"]).first?.stringValue
+        if stored == "1" {
+            throw StoreError(.schemaMismatch, "\(path) was written by an earlier StoreBench (format 1, without row checksums); recreate it")
+        }
+        guard stored == format else {
+            throw StoreError(.corrupted, "\(path): sb_meta has an unknown format \(stored.map { "'\($0)'" } ?? "(none)")")
+        }
         let version = try db.column(read, .string, ["schema_version"]).first?.stringValue
         let fingerprint = try db.column(read, .string, ["schema_fingerprint"]).first?.stringValue
         try schema.checkStored(version: version, fingerprint: fingerprint, path: path)

@@ -31,9 +31,9 @@ extension SQLTransaction {
         var unsummed = 0
         for e in schema.entities {
             let t = q(e.name), sum = q(SQLFunctions.checksumColumn)
-            let cols = e.attributes.map { q($0.name) }.joined(separator: ", ")
+            let expected = SQLSchemaMapping.checksum(e.attributes.map { q($0.name) })
             do {
-                let bad = try db.column(SQLStatement("SELECT \(q(e.primaryKey.name)) FROM \(t) WHERE \(sum) IS NOT NULL AND \(sum) IS NOT \(SQLFunctions.rowChecksum)(\(cols))"),
+                let bad = try db.column(SQLStatement("SELECT \(q(e.primaryKey.name)) FROM \(t) WHERE \(sum) IS NOT NULL AND \(sum) IS NOT \(expected)"),
                                         e.primaryKey.type, [])
                 for id in bad { report.add(e.name, "record \(id) does not match its checksum") }
                 unsummed += Int(try db.scalarInt(SQLStatement("SELECT COUNT(*) FROM \(t) WHERE \(sum) IS NULL"), []) ?? 0)

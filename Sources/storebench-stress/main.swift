@@ -99,7 +99,6 @@ func stressGraph(_ graph: ObjectGraph) throws {
 }
 
 let root = FileManager.default.temporaryDirectory.appendingPathComponent("storebench-stress-\(UUID().uuidString)")
-defer { try? FileManager.default.removeItem(at: root) }
 do {
     try stress(try SQLiteStore(directory: root.appendingPathComponent("sqlite"), schema: schema, options: StoreOptions(durability: .relaxed)), "sqlite")
     let lmdb = try LMDBStore(directory: root.appendingPathComponent("lmdb"), schema: schema, options: StoreOptions(durability: .relaxed),
@@ -112,6 +111,7 @@ do {
 } catch {
     failures.note("setup: \(error)")
 }
+try? FileManager.default.removeItem(at: root)
 for f in failures.all.prefix(20) { print("FAILED: \(f)") }
 print(failures.all.isEmpty ? "stress: every check held" : "stress: \(failures.all.count) failure(s)")
 exit(failures.all.isEmpty ? 0 : 1)

@@ -146,8 +146,10 @@ struct DamageProbeCommand: ParsableCommand {
                 print(report.isClean ? "clean" : report.problems.prefix(3).map(\.description).joined(separator: "; "))
                 if !report.isClean { throw ExitCode(1) }
             }
-        } catch let e as StoreError {
-            print("error: \(e)")
+        } catch let e as ExitCode {
+            throw e
+        } catch {
+            print("error: \(error)")   // any error, so 1 always means wrong data or damage found
             throw ExitCode(3)
         }
     }

@@ -37,7 +37,7 @@ struct TortureCommand: ParsableCommand {
     @Option(help: "The writer's durability: \(Durability.allCases.map(\.rawValue).joined(separator: ", ")). Either must lose nothing on a process crash.")
     var durability: Durability = .durable
 
-    @Option(help: "Where trials run (default: a new temporary directory). Failing trials stay there.")
+    @Option(help: "Where trials run (default: the temporary directory); each run makes a folder of its own there, removed when every trial passed.")
     var work: String?
 
     func validate() throws {
@@ -46,8 +46,9 @@ struct TortureCommand: ParsableCommand {
 
     func run() throws {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        let root = work.map { URL(fileURLWithPath: $0) }
-            ?? FileManager.default.temporaryDirectory.appendingPathComponent("storebench-torture-\(UUID().uuidString)")
+        // A folder of its own, inside --work when given: only it is removed afterwards.
+        let root = (work.map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory)
+            .appendingPathComponent("storebench-torture-\(UUID().uuidString)")
         var rows: [String] = []
         var failed = 0
         for name in backendOptions.selected {

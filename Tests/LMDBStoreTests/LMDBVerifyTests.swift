@@ -20,6 +20,11 @@ struct LMDBVerifyTests {
         }
         try store.write { tx in for i in stride(from: 0, to: 2_000, by: 7) { try tx.delete("Blob", id: .int64(Int64(i))) } }
         try store.write { tx in try tx.insert(try s["Blob"]!.record(["id": 0x5EED, "group": 3, "payload": .bytes(Array("needle-0123456789".utf8))])) }
+        // A smaller value over a larger one in the same transaction keeps the longer overflow run.
+        try store.write { tx in
+            try tx.upsert(try blob(s, 1, size: 14_000))
+            try tx.upsert(try blob(s, 1, size: 5_000))
+        }
         try store.close()
         return (dir, s)
     }
@@ -58,8 +63,11 @@ struct LMDBVerifyTests {
     func damagedPageHeader() throws {
         let (dir, s) = try soundStore("verify-page")
         var file = [UInt8](try Data(contentsOf: dir.dataFile))
-        // The first leaf page (flags 0x02 at offset 10) after the two meta pages.
-        let page = try #require(stride(from: 2 * 4096, to: file.count, by: 4096).first { file[$0 + 10] == 0x02 })
+        // The leaf page (flags 0x02 at offset 10) that holds the needle record: one the tree uses.
+        let needle = Array("needle-0123456789".utf8)
+        let offsets: [Int] = (0...(file.count - needle.count)).filter { Array(file[$0..<($0 + needle.count)]) == needle }
+        let pages: [Int] = offsets.map { $0 / 4096 * 4096 }.filter { file[$0 + 10] == 0x02 }
+        let page = try #require(pages.last)
         file[page + 10] = 0x07
         try Data(file).write(to: dir.dataFile)
         let report = try LMDBStore.verify(directory: dir.url, schema: s)
@@ -74,7 +82,7 @@ struct LMDBVerifyTests {
         try handle.truncate(atOffset: 40 * 4096)
         try handle.close()
         let report = try LMDBStore.verify(directory: dir.url, schema: s)
-        #expect(report.problems.contains { $0.detail.contains("truncated") }, "\(report)")
+        #expect(report.problems.contains { $0.detail.contains("past the end of the file") }, "\(report)")
     }
 
     @Test("an index entry without its record, written behind the store's back, is found")

@@ -15,7 +15,7 @@ struct SQLiteVerifyTests {
         let store = try SQLiteStore(directory: dir.url, schema: schema)
         try SocialFixture.load(into: store)
         try store.write { tx in
-            try tx.update("User", id: 2, set: ["age": 41])
+            try tx.update("User", id: 2, set: ["age": 41, "score": .double(-0.0)])   // stored as the integer 0
             _ = try tx.update("Post", where: KeyPathExpression("score") > 0, set: ["published": true])
         }
         try store.close()
@@ -30,7 +30,7 @@ struct SQLiteVerifyTests {
         sqlite3_close(db)
     }
 
-    @Test("a sound store is clean, after inserts, updates by key and by predicate")
+    @Test("a sound store is clean, after inserts, updates by key and by predicate, and a -0.0")
     func soundStoreIsClean() throws {
         let dir = try seeded("sqlverify-sound")
         let report = try SQLiteStore.descriptor.verify(schema, dir.url, StoreOptions())

@@ -3,10 +3,11 @@
 
 struct sqlite3;
 
-/// Registers `sb_row_sum(v1, v2, …)` on a SQLite connection: a deterministic 63-bit checksum
-/// of its arguments' types and values (integers and reals by their 64 bits, text and blobs
-/// by their bytes, NULL by its type alone). StoreSQL stores it beside every record and
-/// `verify()` recomputes it. Returns a SQLite result code.
+/// Registers StoreSQL's row checksum functions on a SQLite connection: `sb_row_sum(first, v…)`,
+/// the wrapping sum of a 64-bit hash per value and its ordinal (integers and reals by their 64
+/// bits, text and blobs by their bytes, NULL by its type); `sb_row_sum_replace(sum, ordinal,
+/// old, new, …)`, which swaps the terms of changed columns; `sb_row_sum_add(a, b)`. StoreSQL
+/// keeps the sum beside every record and `verify()` recomputes it. Returns a SQLite result code.
 int sb_register_row_checksum(struct sqlite3 *db);
 
 #endif

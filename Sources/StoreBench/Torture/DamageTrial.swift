@@ -53,6 +53,7 @@ public struct DamageTrial: Sendable {
     /// `transactions` commits) and returns the digest of its reads.
     public func makeOriginal(in directory: URL, seed: UInt64, transactions: Int) throws -> String {
         let repo = try backend.open(SocialSchema.make(), directory, StoreOptions(durability: .relaxed))
+        defer { try? repo.close() }
         for i in 1...transactions { try repo.write { tx in try TortureWorkload.run(seed: seed, index: i, in: tx) } }
         let digest = try Self.readDigest(repo)
         try repo.close()

@@ -45,6 +45,7 @@ public struct TortureTrial: Sendable {
                               records: 0, links: 0, failure: nil)
         let store = work.appendingPathComponent("store"), acks = work.appendingPathComponent("acks")
         do {
+            try? FileManager.default.removeItem(at: work)   // a rerun of a kept trial starts afresh
             try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
             let status = try killWriter(store: store, acks: acks, seed: seed, after: delay)
             outcome.acknowledged = TortureWriter.lastAcknowledged(acks)
