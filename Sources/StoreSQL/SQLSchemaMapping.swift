@@ -44,6 +44,21 @@ public final class SQLSchemaMapping: Sendable {
     /// of those columns swapped, old value for new, without reading the other columns. Plain
     /// `?` placeholders after it take the numbers from m + 1.
     public func update(_ e: Entity, setting ordinals: [Int]) -> String {
+        // Built once per entity and set of columns: a partial update runs this per call.
+        if let known = updates.withLock({ $0[UpdateKey(entity: e.index, ordinals: ordinals)] }) { return known }
+        let sql = makeUpdate(e, ordinals)
+        updates.withLock { $0[UpdateKey(entity: e.index, ordinals: ordinals)] = sql }
+        return sql
+    }
+
+    private struct UpdateKey: Hashable {
+        let entity: Int
+        let ordinals: [Int]
+    }
+
+    private let updates = Locked<[UpdateKey: String]>([:])
+
+    private func makeUpdate(_ e: Entity, _ ordinals: [Int]) -> String {
         let sets = ordinals.enumerated().map { "\(q(e.attributes[$0.element].name)) = ?\($0.offset + 1)" }
         let sum = q(SQLFunctions.checksumColumn)
         // At most 42 columns per call (127 arguments); more chain.
