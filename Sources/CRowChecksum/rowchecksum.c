@@ -35,7 +35,8 @@ static uint64_t column_hash(uint64_t ordinal, sqlite3_value *v) {
     }
     case SQLITE_TEXT:
     case SQLITE_BLOB: {
-        const unsigned char *p = type == SQLITE_TEXT ? sqlite3_value_text(v) : sqlite3_value_blob(v);
+        // Text as its bytes: sqlite3_value_text would copy a bound string to terminate it.
+        const unsigned char *p = sqlite3_value_blob(v);
         size_t n = (size_t)sqlite3_value_bytes(v), i = 0;
         h = step(h, (uint64_t)n);
         for (; i + 8 <= n; i += 8) {
