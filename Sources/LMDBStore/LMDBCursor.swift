@@ -69,4 +69,14 @@ final class LMDBCursor {
         try checkBounds()
         return true
     }
+
+    /// Visits every entry of the database in key order (each duplicate of a dupsort key too),
+    /// with its key and value borrowed from the map for the call.
+    func forEachEntry(_ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Void) throws {
+        var more = try move(MDB_FIRST)
+        while more {
+            try body(keyBytes, valueBytes)
+            more = try move(MDB_NEXT)
+        }
+    }
 }

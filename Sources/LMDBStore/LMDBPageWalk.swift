@@ -222,23 +222,12 @@ final class LMDBPageWalk {
             return
         }
         guard let nodes = nodeOffsets(page, 0, pageSize, "\(name): page \(pgno)") else { return }
-        var keys: [ArraySlice<UInt8>] = []
-        keys.reserveCapacity(nodes.count)
-        for (i, o) in nodes.enumerated() {
-            let ksize = Int(page.u16(o + 6)), start = o + Self.nodeHeaderSize
-            guard start + ksize <= pageSize else {
-                problem("\(name): page \(pgno) node \(i) has a \(ksize)-byte key running past the page")
-                return
-            }
-            keys.append(page[start..<start + ksize])
-        }
+        guard let keys = nodeKeys(page, nodes, pageSize, "\(name): page \(pgno)") else { return }
         if isBranch { counts.branch += 1 } else { counts.leaf += 1 }
         // Keys ascend and stay in the parent's range; a branch page's first key is implicit.
-        for i in (isBranch ? 1 : 0)..<keys.count {
-            if i > (isBranch ? 1 : 0), !less(keys[i - 1], keys[i], order) {
-                problem("\(name): page \(pgno) keys \(i - 1) and \(i) are out of order")
-                return
-            }
+        let first = isBranch ? 1 : 0
+        guard ascending(keys, from: first, order, "\(name): page \(pgno)") else { return }
+        for i in first..<keys.count {
             if let low, less(keys[i], low[...], order) { problem("\(name): page \(pgno) key \(i) is below its parent's range"); return }
             if let high, !less(keys[i], high[...], order) { problem("\(name): page \(pgno) key \(i) is above its parent's range"); return }
         }
@@ -295,6 +284,31 @@ final class LMDBPageWalk {
             out.append(base + o)
         }
         return out
+    }
+
+    /// The key of each node (a duplicate's value, in a sub-page), each checked to end inside
+    /// the first `size` bytes of `page`.
+    private func nodeKeys(_ page: [UInt8], _ nodes: [Int], _ size: Int, _ what: String) -> [ArraySlice<UInt8>]? {
+        var keys: [ArraySlice<UInt8>] = []
+        keys.reserveCapacity(nodes.count)
+        for (i, o) in nodes.enumerated() {
+            let ksize = Int(page.u16(o + 6)), start = o + Self.nodeHeaderSize
+            guard start + ksize <= size else {
+                problem("\(what): node \(i) has a \(ksize)-byte key running past its page")
+                return nil
+            }
+            keys.append(page[start..<start + ksize])
+        }
+        return keys
+    }
+
+    /// Whether `keys[first...]` strictly ascend.
+    private func ascending(_ keys: [ArraySlice<UInt8>], from first: Int, _ order: KeyOrder, _ what: String) -> Bool {
+        for i in (first + 1)..<max(keys.count, first + 1) where !less(keys[i - 1], keys[i], order) {
+            problem("\(what): keys \(i - 1) and \(i) are out of order")
+            return false
+        }
+        return true
     }
 
     /// A leaf node's data, inline or from its overflow pages, checked to fit.
@@ -357,20 +371,7 @@ final class LMDBPageWalk {
             return 0
         }
         guard let nodes = nodeOffsets(sub, 0, sub.count, what) else { return 0 }
-        var previous: ArraySlice<UInt8>? = nil
-        for (i, o) in nodes.enumerated() {
-            let ksize = Int(sub.u16(o + 6))
-            guard o + Self.nodeHeaderSize + ksize <= sub.count else {
-                problem("\(what): duplicate \(i) runs past its sub-page")
-                return 0
-            }
-            let value = sub[(o + 8)..<(o + 8 + ksize)]
-            if let p = previous, !less(p, value, .bytes) {
-                problem("\(what): duplicates \(i - 1) and \(i) are out of order")
-                return 0
-            }
-            previous = value
-        }
+        guard let values = nodeKeys(sub, nodes, sub.count, what), ascending(values, from: 0, .bytes, what) else { return 0 }
         return UInt64(nodes.count)
     }
 

@@ -36,22 +36,19 @@ extension LMDBTransaction {
     private func storedRecords(_ e: Entity, _ report: inout VerificationReport) -> ([Record]?, Set<[UInt8]>) {
         var out: [Record] = [], keys = Set<[UInt8]>()
         do {
-            let c = try LMDBCursor(txn, layout.primary[e.index])
-            var more = try c.move(MDB_FIRST)
-            while more {
-                let key = Array(c.keyBytes)
+            try LMDBCursor(txn, layout.primary[e.index]).forEachEntry { keyBytes, value in
+                let key = Array(keyBytes)
                 keys.insert(key)
-                if !RecordCodec.checksumMatches(c.valueBytes) {
+                if !RecordCodec.checksumMatches(value) {
                     report.add(e.name, "the record at key \(KeyEncoding.describe(key)) does not match its checksum")
                 }
                 do {
-                    let r = try decode(e, c.valueBytes)
+                    let r = try decode(e, value)
                     if primaryKey(r[e.primaryKeyOrdinal]) != key {
                         report.add(e.name, "the record stored at key \(KeyEncoding.describe(key)) holds primary key \(r[e.primaryKeyOrdinal])")
                     }
                     out.append(r)
                 } catch { report.add(e.name, "the record at key \(KeyEncoding.describe(key)): \(error)") }
-                more = try c.move(MDB_NEXT)
             }
         } catch {
             report.add(e.name, "reading the records failed: \(error)")
@@ -64,19 +61,16 @@ extension LMDBTransaction {
                             _ report: inout VerificationReport) {
         var entries = 0
         do {
-            let c = try LMDBCursor(txn, index.dbi)
-            var more = try c.move(MDB_FIRST)
-            while more {
+            try LMDBCursor(txn, index.dbi).forEachEntry { keyBytes, value in
                 entries += 1
-                let pk = Array(c.valueBytes)
+                let key = Array(keyBytes), pk = Array(value)
                 if let r = byKey[pk] {
-                    if LMDBLayout.indexKey(index, r.values) != Array(c.keyBytes) {
-                        report.add(index.name, "the entry \(KeyEncoding.describe(Array(c.keyBytes))) points to record \(r[e.primaryKeyOrdinal]), whose values give another entry")
+                    if LMDBLayout.indexKey(index, r.values) != key {
+                        report.add(index.name, "the entry \(KeyEncoding.describe(key)) points to record \(r[e.primaryKeyOrdinal]), whose values give another entry")
                     }
                 } else {
-                    report.add(index.name, "the entry \(KeyEncoding.describe(Array(c.keyBytes))) points to \(KeyEncoding.describe(pk)), which is not a stored record")
+                    report.add(index.name, "the entry \(KeyEncoding.describe(key)) points to \(KeyEncoding.describe(pk)), which is not a stored record")
                 }
-                more = try c.move(MDB_NEXT)
             }
         } catch {
             report.add(index.name, "reading the index failed: \(error)")
@@ -90,17 +84,14 @@ extension LMDBTransaction {
                             sources: Set<[UInt8]>, targets: Set<[UInt8]>, _ report: inout VerificationReport) {
         let area = LMDBLayout.relationshipName(e, rel)
         do {
-            let c = try LMDBCursor(txn, dbi)
             let back = try LMDBCursor(txn, inverse)
-            var more = try c.move(MDB_FIRST)
-            while more {
-                let from = Array(c.keyBytes), to = Array(c.valueBytes)
+            try LMDBCursor(txn, dbi).forEachEntry { keyBytes, value in
+                let from = Array(keyBytes), to = Array(value)
                 if !sources.contains(from) { report.add(area, "a link starts at \(KeyEncoding.describe(from)), which is not a stored \(e.name)") }
                 if !targets.contains(to) { report.add(area, "a link reaches \(KeyEncoding.describe(to)), which is not a stored \(rel.destination)") }
                 if !(try back.seek(to, value: from)) {
                     report.add(area, "the link \(KeyEncoding.describe(from)) → \(KeyEncoding.describe(to)) is missing on the inverse side \(rel.destination).\(rel.inverse)")
                 }
-                more = try c.move(MDB_NEXT)
             }
         } catch { report.add(area, "reading the links failed: \(error)") }
     }

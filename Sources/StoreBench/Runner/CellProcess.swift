@@ -48,13 +48,11 @@ struct CellProcess {
             return .failed(reason: "cannot start \(executable.path): \(error)", tail: "")
         }
         let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline && !shouldStop() { usleep(10_000) }
-        if process.isRunning {
+        if process.waits(until: deadline, polling: 0.01, stop: shouldStop) {
             let stopping = shouldStop()
             process.terminate()
             let grace = Date().addingTimeInterval(3)
-            while process.isRunning && Date() < grace { usleep(10_000) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            if process.waits(until: grace, polling: 0.01) { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
             return stopping ? .stopped : .timedOut(tail: Self.tail(logURL))
         }

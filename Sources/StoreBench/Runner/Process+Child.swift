@@ -17,4 +17,11 @@ extension Process {
         p.environment = environment
         return p
     }
+
+    /// Waits while the process runs, until `deadline` or until `stop()` turns true, polling
+    /// every `interval` seconds. Returns whether it is still running. Internal helper.
+    func waits(until deadline: Date, polling interval: Double = 0.002, stop: () -> Bool = { false }) -> Bool {
+        while isRunning && Date() < deadline && !stop() { usleep(useconds_t(interval * 1_000_000)) }
+        return isRunning
+    }
 }

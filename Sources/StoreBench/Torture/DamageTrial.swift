@@ -134,9 +134,7 @@ public struct DamageTrial: Sendable {
         let box = OutputBox()
         let reader = Thread { box.data = out.fileHandleForReading.readDataToEndOfFile() }
         reader.start()
-        let deadline = Date().addingTimeInterval(timeout)
-        while p.isRunning && Date() < deadline { usleep(2_000) }
-        let hung = p.isRunning
+        let hung = p.waits(until: Date().addingTimeInterval(timeout))
         if hung { kill(p.processIdentifier, SIGKILL) }
         p.waitUntilExit()
         while !reader.isFinished { usleep(1_000) }

@@ -79,9 +79,7 @@ public struct TortureTrial: Sendable {
         let p = Process.child(executable, ["torture-writer", "--backend", backend.name, "--seed", String(seed),
                                            "--durability", durability.rawValue, "--acks", acks.path, store.path], output: err)
         try p.run()
-        let deadline = Date().addingTimeInterval(Double(ms) / 1000)
-        while p.isRunning && Date() < deadline { usleep(1_000) }
-        let ranOut = !p.isRunning
+        let ranOut = !p.waits(until: Date().addingTimeInterval(Double(ms) / 1000), polling: 0.001)
         if !ranOut { kill(p.processIdentifier, SIGKILL) }
         p.waitUntilExit()
         guard ranOut else { return nil }
