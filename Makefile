@@ -1,13 +1,14 @@
 # StoreBench — the two commands: `make bench` and `make test`.
 # Both install what they need first (`make deps`).
 
+SHELL       := /bin/bash
 SWIFT       ?= swift
 PACKAGES    := libsqlite3-dev liblmdb-dev pkg-config
 SUDO        := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 REPORTS     := Reports
 RELEASE_BIN := .build/release/storebench
 
-.PHONY: all deps build release test test-tsan test-floors-optimized bench reference conformance clean help
+.PHONY: all deps build release test test-tsan test-example kit test-floors-optimized bench reference conformance clean help
 
 all: build
 
@@ -16,6 +17,8 @@ help:
 	@echo "make reference    build in release, run the standard profile, write $(REPORTS)/reference.md and .json (about 45 min on 2 cores)"
 	@echo "make test         install what the tests need, then swift test"
 	@echo "make test-tsan    the concurrency stress run (readers beside a writer, LMDB map growth, graph contexts) under ThreadSanitizer"
+	@echo "make test-example the outside backend of Examples/OutsideBackend: built against this package, its kit tests, its own CLI measuring it beside sqlite"
+	@echo "make kit CASE=queries.inList  run the kit tests matching CASE (a regular expression); fails when none matches"
 	@echo "make test-floors-optimized  the floor tests (equal work, allocations) in an optimized build, as the runner runs floors"
 	@echo "make deps         install missing system packages: $(PACKAGES)"
 	@echo "make conformance  print the conformance table for every built-in backend"
@@ -51,6 +54,30 @@ TSAN_BUILD := .build/tsan
 test-tsan: deps
 	$(SWIFT) build --product storebench-stress --sanitize=thread --scratch-path $(TSAN_BUILD)
 	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" $(TSAN_BUILD)/debug/storebench-stress 3
+
+# An outside package (Examples/OutsideBackend, depending on this one by path) builds, passes the
+# kit one test per case, and its own executable (StoreBenchCLI.main with its backend registered)
+# runs the kit and measures its backend beside sqlite, cells as its own child processes.
+EXAMPLE     := Examples/OutsideBackend
+EXAMPLE_BIN := $(EXAMPLE)/.build/debug/counting-bench
+test-example: deps
+	cd $(EXAMPLE) && $(SWIFT) build --build-tests
+	cd $(EXAMPLE) && $(SWIFT) test --skip-build
+	$(EXAMPLE_BIN) list | grep -q '^| counting+sqlite | sqlite |'
+	$(EXAMPLE_BIN) conformance --backend counting+sqlite > $(EXAMPLE)/.build/conformance.md
+	rm -rf $(EXAMPLE)/.build/report
+	$(EXAMPLE_BIN) run --backends counting+sqlite,sqlite --workloads crud.read-pk.single,crud.insert.single \
+	  --scale tiny --rounds 1 --no-conformance --out $(EXAMPLE)/.build/report
+	grep -q 'counting+sqlite' $(EXAMPLE)/.build/report/latest.md
+	@echo "test-example: counting+sqlite passed the kit and was measured beside sqlite ($(EXAMPLE)/.build/report/latest.md)"
+
+# One kit case (or any tests) by regular expression; a filter that matches nothing fails, where
+# `swift test --filter` alone would pass with 0 tests.
+kit: deps
+	@test -n "$(CASE)" || { echo "usage: make kit CASE=queries.inList"; exit 2; }
+	$(SWIFT) build --build-tests
+	set -o pipefail; $(SWIFT) test --skip-build --filter '$(CASE)' 2>&1 | tee .build/kit.log
+	@grep -Eq 'Executed [1-9][0-9]* tests?|Test run with [1-9][0-9]* tests?' .build/kit.log || { echo "kit: no test matches '$(CASE)'"; exit 1; }
 
 # The floor tests also run in `make test` (debug); this runs them optimized, as the benchmark does.
 test-floors-optimized: deps

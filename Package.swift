@@ -13,12 +13,18 @@ let package = Package(
         .library(name: "ObjectGraph", targets: ["ObjectGraph"]),
         .library(name: "StoreConformance", targets: ["StoreConformance"]),
         .library(name: "StoreBench", targets: ["StoreBench"]),
+        .library(name: "StoreBenchCLI", targets: ["StoreBenchCLI"]),
         .executable(name: "storebench", targets: ["storebench"]),
+        // One test per kit case in the test target they are applied to (`swift test --filter group.name`).
+        .plugin(name: "ConformanceKitTests", targets: ["ConformanceKitTests"]),
+        .plugin(name: "ConformanceKitXCTests", targets: ["ConformanceKitXCTests"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // `swift package generate-documentation --target StoreCore` (and StoreConformance).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // System libraries, found through pkg-config (`make deps` installs the -dev packages).
@@ -35,6 +41,11 @@ let package = Package(
 
         // The row checksum function every SQLite driver registers (one C implementation).
         .target(name: "CRowChecksum", linkerSettings: [.linkedLibrary("sqlite3")]),
+
+        // Writes the per-case kit tests for the two plugins below (a build-time tool).
+        .executableTarget(name: "storebench-kit-tests", dependencies: ["StoreConformance"], path: "Sources/storebench-kit-tests"),
+        .plugin(name: "ConformanceKitTests", capability: .buildTool(), dependencies: ["storebench-kit-tests"]),
+        .plugin(name: "ConformanceKitXCTests", capability: .buildTool(), dependencies: ["storebench-kit-tests"]),
 
         // The runner's C support: the counting allocator, hardware counters, the measured region.
         .target(name: "CBenchSupport"),
@@ -90,15 +101,19 @@ let package = Package(
             ]
         ),
 
-        // The command-line tool.
-        .executableTarget(
-            name: "storebench",
+        // The command line as a library: the built-in backends registered, and an entry point
+        // an outside package calls with its own backends (cells re-execute that package's binary).
+        .target(
+            name: "StoreBenchCLI",
             dependencies: [
                 "StoreCore", "SQLiteStore", "LMDBStore", "GRDBStore", "ObjectGraph", "StoreConformance", "StoreBench",
                 "PlainGRDB",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+
+        // The command-line tool: StoreBenchCLI with the built-in backends only.
+        .executableTarget(name: "storebench", dependencies: ["StoreBenchCLI"]),
 
         // Reader threads beside a writer, map growth, object-graph contexts on threads: run under
         // ThreadSanitizer by `make test-tsan`. Its own executable, so the sanitized build is small.
@@ -109,19 +124,24 @@ let package = Package(
         ),
 
         .testTarget(name: "StoreCoreTests", dependencies: ["StoreCore", "StoreConformance"]),
-        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "StoreConformance", "CSQLite"]),
-        .testTarget(name: "LMDBStoreTests", dependencies: ["LMDBStore", "StoreConformance", "CLMDB"]),
+        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "StoreConformance", "CSQLite"], plugins: [.plugin(name: "ConformanceKitTests")]),
+        .testTarget(name: "LMDBStoreTests", dependencies: ["LMDBStore", "StoreConformance", "CLMDB"], plugins: [.plugin(name: "ConformanceKitTests")]),
         .testTarget(
             name: "GRDBStoreTests",
             dependencies: [
                 "GRDBStore", "SQLiteStore", "StoreCore", "StoreConformance", "StoreBench", "PlainGRDB",
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ]
+            ],
+            plugins: [.plugin(name: "ConformanceKitTests")]
         ),
-        .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "SQLiteStore", "LMDBStore", "StoreConformance"]),
-        .testTarget(name: "StoreConformanceTests", dependencies: ["StoreConformance", "SQLiteStore"]),
+        .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "SQLiteStore", "LMDBStore", "StoreConformance"], plugins: [.plugin(name: "ConformanceKitTests")]),
+        // The kit's self-test, and the kit from XCTest (one XCTest method per case, over SQLiteStore).
+        .testTarget(name: "StoreConformanceTests", dependencies: ["StoreConformance", "SQLiteStore"],
+                    plugins: [.plugin(name: "ConformanceKitXCTests")]),
         // Counts the heap allocations of one thread (glibc's malloc interposed in the test binary).
-        .testTarget(name: "StoreBenchTests", dependencies: ["StoreBench", "StoreCore", "StoreConformance", "SQLiteStore", "LMDBStore", "CSQLite"]),
+        .testTarget(name: "StoreBenchTests", dependencies: [
+            "StoreBench", "StoreBenchCLI", "StoreCore", "StoreConformance", "SQLiteStore", "LMDBStore", "CSQLite",
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

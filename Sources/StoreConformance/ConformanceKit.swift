@@ -62,6 +62,21 @@ public enum ConformanceKit {
         }
     }
 
+    /// The case with this `group.name` id, if the kit has one.
+    public static func `case`(_ id: String) -> ConformanceCase? { cases.first { $0.id == id } }
+
+    /// Runs the case `id` against each harness, in order: what each generated kit test does.
+    /// An id the kit no longer has is a failure for every harness, naming it.
+    public static func run(_ id: String, harnesses: [any ConformanceHarness]) -> [(harness: String, result: ConformanceResult)] {
+        guard let c = `case`(id) else {
+            let parts = id.split(separator: ".", maxSplits: 1).map(String.init)
+            let missing = ConformanceResult(group: parts.first ?? id, name: parts.count > 1 ? parts[1] : "", status: .failed,
+                                            reason: "the kit has no case \(id); rebuild so the generated tests match the kit")
+            return harnesses.map { ($0.name, missing) }
+        }
+        return harnesses.map { ($0.name, run(c, harness: $0)) }
+    }
+
     /// Runs cases (all by default) against a backend. `progress` is called after each case.
     public static func run(_ harness: any ConformanceHarness, cases: [ConformanceCase] = cases,
                            progress: ((ConformanceResult) -> Void)? = nil) -> ConformanceReport {

@@ -53,7 +53,7 @@ struct ProbeCommand: ParsableCommand {
         for name in backendOptions.selected {
             let dir = FileManager.default.temporaryDirectory.appendingPathComponent("storebench-probe-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: dir) }
-            let repo = try BuiltinBackends.named(name)!.open(schema, dir, StoreOptions(durability: durability))
+            let repo = try Registry.backend(named: name)!.open(schema, dir, StoreOptions(durability: durability))
             defer { try? repo.close() }
             StandardError.write("probe: \(name)…\n")
             var r: [(String, Double, Int)] = []
@@ -98,7 +98,7 @@ struct ProbeCommand: ParsableCommand {
             let storeName = String(name.dropFirst("objectgraph+".count))
             let dir = FileManager.default.temporaryDirectory.appendingPathComponent("storebench-probe-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: dir) }
-            let graph = try BuiltinBackends.named(name)!.open(schema, dir, StoreOptions(durability: durability))
+            let graph = try Registry.backend(named: name)!.open(schema, dir, StoreOptions(durability: durability))
             defer { try? graph.close() }
             guard let graph = graph as? ObjectGraph else { continue }
             StandardError.write("probe: \(name) context…\n")

@@ -32,7 +32,7 @@ struct RunCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "Comma-separated backends (default: all). Known: \(BuiltinBackends.all.map(\.name).joined(separator: ", ")).")
+    @Option(help: "Comma-separated backends (default: all). Known: \(Registry.names.joined(separator: ", ")).")
     var backends: String?
 
     @Option(help: "Comma-separated workload names, categories (crud, batch, query, rows, memory) or globs like 'crud.*.single'. Default: all.")
@@ -119,7 +119,7 @@ struct RunCommand: ParsableCommand {
             scales: selectedScales(), repetitions: repetitions ?? (counting ? 1 : profile.repetitions), warmup: warmup ?? profile.warmup,
             durability: durability, cellTimeout: cellTimeout ?? profile.cellTimeout, fixtures: try fixturesDirectory(),
             profile: scale == nil && repetitions == nil && rounds == nil && !counting ? profile.rawValue : "custom (\(profile.rawValue) base)")
-        plan.programs = BuiltinBackends.programs
+        plan.programs = Registry.programs
         plan.rounds = rounds ?? (counting ? 1 : profile.rounds)
         // Rounds given by hand are run as given unless --max-rounds asks for more.
         plan.maxRounds = max(plan.rounds, maxRounds ?? (counting || rounds != nil ? plan.rounds : profile.maxRounds))
@@ -168,11 +168,11 @@ struct RunCommand: ParsableCommand {
     }
 
     private func selectedBackends() throws -> [BackendDescriptor] {
-        guard let backends else { return BuiltinBackends.all }
+        guard let backends else { return Registry.backends }
         return try backends.split(separator: ",").map { raw in
             let name = raw.trimmingCharacters(in: .whitespaces)
-            guard let d = BuiltinBackends.named(name) else {
-                throw ValidationError("unknown backend '\(name)'; known: \(BuiltinBackends.all.map(\.name).joined(separator: ", "))")
+            guard let d = Registry.backend(named: name) else {
+                throw ValidationError("unknown backend '\(name)'; known: \(Registry.names.joined(separator: ", "))")
             }
             return d
         }
@@ -184,17 +184,27 @@ struct RunCommand: ParsableCommand {
     }
 }
 
-/// Finds the Fixtures folder: in the current directory, else above the executable (a build folder).
+/// Finds the Fixtures folder: in the current directory, else above the executable (a build
+/// folder), else in the StoreBench checkout this code was compiled from (an outside package's
+/// `.build/checkouts/…` or the path it depends on).
 enum FixturesLocator {
     static func find() throws -> URL {
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("Fixtures")
-        if FileManager.default.fileExists(atPath: cwd.appendingPathComponent("quick.json").path) { return cwd }
+        if holdsFixtures(cwd) { return cwd }
         var dir = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
         for _ in 0..<6 {
             let candidate = dir.appendingPathComponent("Fixtures")
-            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("quick.json").path) { return candidate }
+            if holdsFixtures(candidate) { return candidate }
             dir = dir.deletingLastPathComponent()
         }
-        throw ValidationError("no Fixtures folder found here or above the executable; pass --fixtures DIR")
+        // Sources/StoreBenchCLI/RunCommand.swift → the package root.
+        let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fixtures")
+        if holdsFixtures(checkout) { return checkout }
+        throw ValidationError("no Fixtures folder found here, above the executable or in \(checkout.path); pass --fixtures DIR")
+    }
+
+    private static func holdsFixtures(_ dir: URL) -> Bool {
+        FileManager.default.fileExists(atPath: dir.appendingPathComponent("quick.json").path)
     }
 }

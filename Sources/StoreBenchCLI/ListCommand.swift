@@ -14,7 +14,7 @@ struct ListCommand: ParsableCommand {
 
     func run() throws {
         var rows: [(String, String, String, [String])] = []
-        for d in BuiltinBackends.all {
+        for d in Registry.backends {
             rows.append((d.name, d.engine, d.summary, try capabilities(of: d)))
         }
         let workloads = WorkloadRegistry.all

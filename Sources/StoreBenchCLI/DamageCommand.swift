@@ -69,7 +69,7 @@ struct DamageCommand: ParsableCommand {
         var rows: [String] = []
         var failures: [String] = []
         for name in names {
-            let trial = DamageTrial(backend: BuiltinBackends.named(name)!, executable: executable,
+            let trial = DamageTrial(backend: Registry.backend(named: name)!, executable: executable,
                                     dataFile: Self.dataFile(name), timeout: timeout)
             let original = root.appendingPathComponent("\(name)-original")
             // The same original whatever --seed is, so one trial reruns alone with --trials 1.
@@ -131,7 +131,7 @@ struct DamageProbeCommand: ParsableCommand {
     @Argument var directory: String
 
     func run() throws {
-        let descriptor = BuiltinBackends.named(backend.name)!
+        let descriptor = Registry.backend(named: backend.name)!
         let dir = URL(fileURLWithPath: directory)
         do {
             switch mode {

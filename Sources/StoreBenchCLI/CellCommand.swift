@@ -28,6 +28,6 @@ struct CellCommand: ParsableCommand {
         pthread_sigmask(SIG_UNBLOCK, &stoppers, nil)
         guard let data = FileManager.default.contents(atPath: spec) else { throw ValidationError("cannot read \(spec)") }
         let cell = try JSONDecoder().decode(CellSpec.self, from: data)
-        try CellExecutor(spec: cell, backends: BuiltinBackends.all, programs: BuiltinBackends.programs).runAndWrite()
+        try CellExecutor(spec: cell, backends: Registry.backends, programs: Registry.programs).runAndWrite()
     }
 }

@@ -41,7 +41,7 @@ struct VerifyCommand: ParsableCommand {
     }
 
     func run() throws {
-        let descriptor = BuiltinBackends.named(backend.name)!
+        let descriptor = Registry.backend(named: backend.name)!
         let report: VerificationReport
         do {
             report = try descriptor.verify(SocialSchema.make(), URL(fileURLWithPath: directory), StoreOptions())

@@ -49,7 +49,7 @@ func runKit(_ backends: [String], filter: String?, verbose: Bool) -> [Conformanc
     let cases = ConformanceKit.cases.filter { filter == nil || $0.id.contains(filter!) }
     let progress = Progress(total: cases.count * backends.count)
     return backends.map { name in
-        let harness = DescriptorHarness(BuiltinBackends.named(name)!)
+        let harness = DescriptorHarness(Registry.backend(named: name)!)
         return ConformanceKit.run(harness, cases: cases) { r in
             progress.step("\(name) \(r.id)", status: r.status.rawValue, verbose: verbose || r.status == .failed)
         }

@@ -63,7 +63,7 @@ struct ExplainCommand: ParsableCommand {
         for name in backendOptions.selected {
             let dir = FileManager.default.temporaryDirectory.appendingPathComponent("storebench-explain-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: dir) }
-            let repo = try BuiltinBackends.named(name)!.open(schema, dir, StoreOptions(durability: .relaxed))
+            let repo = try Registry.backend(named: name)!.open(schema, dir, StoreOptions(durability: .relaxed))
             defer { try? repo.close() }
             guard let explaining = repo as? any QueryExplaining else {
                 print("\(name): does not explain its plans")

@@ -1,6 +1,6 @@
 import ArgumentParser
 
-@main
+/// The root command; `StoreBenchCLI.main` runs it.
 struct StoreBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "storebench",
@@ -19,10 +19,10 @@ struct StoreBenchCommand: ParsableCommand {
 struct BackendName: ExpressibleByArgument, Hashable {
     let name: String
     init?(argument: String) {
-        guard BuiltinBackends.named(argument) != nil else { return nil }
+        guard Registry.backend(named: argument) != nil else { return nil }
         name = argument
     }
-    static var allValueStrings: [String] { BuiltinBackends.all.map(\.name) }
+    static var allValueStrings: [String] { Registry.names }
     static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
 }
 
@@ -33,6 +33,6 @@ struct BackendOptions: ParsableArguments {
     var backends: [BackendName] = []
 
     var selected: [String] {
-        backends.isEmpty ? BuiltinBackends.all.map(\.name) : backends.map(\.name)
+        backends.isEmpty ? Registry.names : backends.map(\.name)
     }
 }

@@ -52,7 +52,7 @@ struct TortureCommand: ParsableCommand {
         var rows: [String] = []
         var failed = 0
         for name in backendOptions.selected {
-            let trial = TortureTrial(backend: BuiltinBackends.named(name)!, executable: executable, durability: durability)
+            let trial = TortureTrial(backend: Registry.backend(named: name)!, executable: executable, durability: durability)
             var acknowledged = 0, inFlight = 0, early = 0, failures = 0
             let started = Date()
             for k in 0..<trials {
@@ -104,7 +104,7 @@ struct TortureWriterCommand: ParsableCommand {
     @Argument var directory: String
 
     func run() throws {
-        try TortureWriter.run(BuiltinBackends.named(backend.name)!, directory: URL(fileURLWithPath: directory), seed: seed,
+        try TortureWriter.run(Registry.backend(named: backend.name)!, directory: URL(fileURLWithPath: directory), seed: seed,
                               acknowledgements: URL(fileURLWithPath: acks), durability: durability)
     }
 }

@@ -6,8 +6,9 @@ import SQLiteStore
 import StoreBench
 import StoreCore
 
-/// The one registry of built-in backends. Add a backend here to include it in `list`,
-/// `conformance` and reports.
+/// The backends and reference programs that ship with StoreBench. An outside package adds its
+/// own beside them through `StoreBenchCLI.main(backends:programs:)`; every command reads
+/// `Registry`, never this list directly.
 enum BuiltinBackends {
     static let all: [BackendDescriptor] = [
         SQLiteStore.descriptor,
@@ -26,6 +27,4 @@ enum BuiltinBackends {
             try PlainGRDBProgram(directory: dir, durability: durability)
         },
     ]
-
-    static func named(_ name: String) -> BackendDescriptor? { all.first { $0.name == name } }
 }

@@ -1,0 +1,40 @@
+import ArgumentParser
+import Foundation
+import StoreBench
+import StoreCore
+
+/// The `storebench` command line as a library: an outside package gets `run`, `conformance`,
+/// `compare`, `list`, `verify`, `torture`, `damage` and the reports for its own backends,
+/// measured beside the built-in ones.
+///
+/// ```swift
+/// // Sources/mystore-bench/main.swift, an executable target depending on
+/// // .product(name: "StoreBenchCLI", package: "StoreBench") and your backend.
+/// import StoreBenchCLI
+/// StoreBenchCLI.main(backends: [MyStore.descriptor])
+/// ```
+///
+/// Then `swift run -c release mystore-bench run --backends mystore,sqlite` measures both. Every
+/// cell runs in a child process of *that* executable (it re-executes itself with the hidden
+/// `cell` subcommand), so your backend is linked into every cell; keep `main` free of other work.
+/// Threading: call once, from the main thread, at the start of the process.
+public enum StoreBenchCLI {
+    /// Registers `backends` (and any floors or reference `programs` of your own) beside the
+    /// built-in ones, parses `arguments` (default: the process's) and runs the command. Exits the
+    /// process with the command's status; a name that a built-in backend already uses exits 64
+    /// with a message naming it.
+    public static func main(backends: [BackendDescriptor] = [], programs: [FloorProgram] = [],
+                            arguments: [String]? = nil) -> Never {
+        do {
+            try Registry.register(backends: backends, programs: programs)
+        } catch {
+            FileHandle.standardError.write(Data("storebench: \(error)\n".utf8))
+            exit(64)
+        }
+        StoreBenchCommand.main(arguments)
+        exit(0)
+    }
+
+    /// The names of the backends a command line may pick: the built-in ones, then the registered.
+    public static var backendNames: [String] { Registry.names }
+}
