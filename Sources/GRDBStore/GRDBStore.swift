@@ -120,7 +120,7 @@ public final class GRDBStore: Repository, @unchecked Sendable {
     private static func run<T>(_ executor: GRDBExecutor, _ mapping: SQLSchemaMapping, writable: Bool,
                                _ body: (SQLTransaction) throws -> T) throws -> T {
         let tx = SQLTransaction(mapping: mapping, executor: executor, writable: writable)
-        defer { tx.isActive = false }
+        defer { tx.end() }
         return try body(tx)
     }
 

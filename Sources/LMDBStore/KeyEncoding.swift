@@ -21,12 +21,13 @@ import StoreCore
 /// var k: [UInt8] = []
 /// KeyEncoding.append(.int64(-5), to: &k)   // sorts before the encoding of 3
 /// ```
-public enum KeyEncoding {
-    public static let nullTag: UInt8 = 0x00
-    public static let valueTag: UInt8 = 0x01
+/// Package-internal (`package`): the on-disk format is not API; tests reach it from inside the package.
+package enum KeyEncoding {
+    package static let nullTag: UInt8 = 0x00
+    package static let valueTag: UInt8 = 0x01
 
     /// The encoding of one value.
-    public static func encode(_ v: Value) -> [UInt8] {
+    package static func encode(_ v: Value) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(10)
         append(v, to: &out)
@@ -34,14 +35,14 @@ public enum KeyEncoding {
     }
 
     /// The encoding of several values, one after the other (a compound key).
-    public static func encode(_ vs: [Value]) -> [UInt8] {
+    package static func encode(_ vs: [Value]) -> [UInt8] {
         var out: [UInt8] = []
         for v in vs { append(v, to: &out) }
         return out
     }
 
     /// Appends one component.
-    public static func append(_ v: Value, to out: inout [UInt8]) {
+    package static func append(_ v: Value, to out: inout [UInt8]) {
         switch v {
         case .null: out.append(nullTag)
         case .int64(let n):
@@ -70,7 +71,7 @@ public enum KeyEncoding {
 
     /// The encoding of the start of every string component beginning with `prefix`:
     /// the tag and the escaped bytes, without the terminator.
-    public static func stringPrefix(_ prefix: String) -> [UInt8] {
+    package static func stringPrefix(_ prefix: String) -> [UInt8] {
         var out: [UInt8] = [valueTag]
         var p = prefix
         p.withUTF8 { appendEscaped($0, to: &out) }
@@ -83,7 +84,7 @@ public enum KeyEncoding {
     /// Decodes components of the given types from `bytes`. A key cut short (an index key
     /// truncated to LMDB's key limit) decodes as far as it goes and sets `truncated`.
     /// Returns nil when the bytes are not a valid encoding.
-    public static func decode(_ bytes: UnsafeRawBufferPointer, types: some Collection<AttributeType>)
+    package static func decode(_ bytes: UnsafeRawBufferPointer, types: some Collection<AttributeType>)
         -> (values: [Value], truncated: Bool)?
     {
         var values: [Value] = []
@@ -136,7 +137,7 @@ public enum KeyEncoding {
     }
 
     /// Decodes a single-component key of a known type (primary keys, relationship values).
-    public static func decodeKey(_ bytes: UnsafeRawBufferPointer, type: AttributeType) -> Value? {
+    package static func decodeKey(_ bytes: UnsafeRawBufferPointer, type: AttributeType) -> Value? {
         guard let (vs, truncated) = decode(bytes, types: CollectionOfOne(type)), !truncated, vs.count == 1 else { return nil }
         return vs[0]
     }

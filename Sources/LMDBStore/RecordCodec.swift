@@ -20,8 +20,9 @@ import StoreCore
 /// The checksum (`checksum(_:)` of every byte before it, little-endian) is checked by
 /// `verify()`, not on every read: a damaged byte inside a string or a number decodes, and
 /// only `verify()` tells. Format 1 was the same without the checksum.
-public enum RecordCodec {
-    public static let format: UInt8 = 2
+/// Package-internal (`package`): the on-disk format is not API; tests reach it from inside the package.
+package enum RecordCodec {
+    package static let format: UInt8 = 2
     /// Bytes of the checksum at the end of a record.
     static let checksumSize = 4
 
@@ -30,7 +31,7 @@ public enum RecordCodec {
     }
 
     /// Encodes a checked record's values.
-    public static func encode(_ values: [Value], schemaVersion: Int, into out: inout [UInt8]) {
+    package static func encode(_ values: [Value], schemaVersion: Int, into out: inout [UInt8]) {
         out.removeAll(keepingCapacity: true)
         out.append(format)
         appendVarint(UInt64(schemaVersion), to: &out)
@@ -97,7 +98,7 @@ public enum RecordCodec {
         return checksum(body) == UInt32(littleEndian: b.loadUnaligned(fromByteOffset: body.count, as: UInt32.self))
     }
 
-    public static func encode(_ values: [Value], schemaVersion: Int) -> [UInt8] {
+    package static func encode(_ values: [Value], schemaVersion: Int) -> [UInt8] {
         var out: [UInt8] = []
         encode(values, schemaVersion: schemaVersion, into: &out)
         return out
@@ -106,7 +107,7 @@ public enum RecordCodec {
     /// Finds where each field starts (the offset of its tag), checking the whole layout:
     /// format, schema version, field count, every tag against its attribute's type, every
     /// length within the record, no bytes between the fields and the checksum. `offsets` has one slot per attribute.
-    public static func scan(_ stored: UnsafeRawBufferPointer, entity: Entity, schemaVersion: Int,
+    package static func scan(_ stored: UnsafeRawBufferPointer, entity: Entity, schemaVersion: Int,
                             offsets: UnsafeMutableBufferPointer<Int>) throws {
         var i = 0
         guard stored.count >= 3 + checksumSize, stored[0] == format else { throw damaged(entity, "unknown record format") }
@@ -164,7 +165,7 @@ public enum RecordCodec {
 
     /// The value of the field whose tag is at `offset` (as found by `scan`).
     @inline(__always)
-    public static func value(_ b: UnsafeRawBufferPointer, at offset: Int) -> Value {
+    package static func value(_ b: UnsafeRawBufferPointer, at offset: Int) -> Value {
         var i = offset + 1
         switch Tag(rawValue: b[offset]) {
         case .null, nil: return .null
@@ -186,7 +187,7 @@ public enum RecordCodec {
     }
 
     /// Decodes a whole record.
-    public static func decode(_ b: UnsafeRawBufferPointer, entity: Entity, schemaVersion: Int) throws -> Record {
+    package static func decode(_ b: UnsafeRawBufferPointer, entity: Entity, schemaVersion: Int) throws -> Record {
         try withUnsafeTemporaryAllocation(of: Int.self, capacity: entity.attributes.count) { offsets in
             try scan(b, entity: entity, schemaVersion: schemaVersion, offsets: offsets)
             return Record(entity, values: offsets.map { value(b, at: $0) })

@@ -132,7 +132,7 @@ public final class SQLiteStore: Repository, @unchecked Sendable {
                                 _ body: (SQLTransaction) throws -> T) throws -> T {
         try db.statement(begin).execute()
         let tx = SQLTransaction(mapping: mapping, executor: db, writable: writable)
-        defer { tx.isActive = false }
+        defer { tx.end() }
         do {
             let result = try body(tx)
             try db.statement("COMMIT").execute()

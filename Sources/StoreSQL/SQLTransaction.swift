@@ -4,13 +4,13 @@ import StoreCore
 /// compiles queries, applies delete rules and keeps both sides of every link.
 ///
 /// A driver begins a transaction on its connection, hands a `SQLTransaction` over that
-/// connection to the repository closure, sets `isActive = false` when the closure returns,
+/// connection to the repository closure, calls `end()` when the closure returns,
 /// and commits or rolls back:
 ///
 /// ```swift
 /// try db.begin()
 /// let tx = SQLTransaction(mapping: mapping, executor: db, writable: true)
-/// defer { tx.isActive = false }
+/// defer { tx.end() }
 /// let result = try body(tx)   // roll back on a throw
 /// try db.commit()
 /// ```
@@ -22,8 +22,12 @@ public final class SQLTransaction: WriteTransaction {
     /// The driver's connection, inside the transaction it began.
     public let db: any SQLExecutor
     public let isWritable: Bool
-    /// Set to `false` by the driver once the closure returned: later calls throw `closed`.
-    public var isActive = true
+    /// `false` once the driver called `end()`: later calls throw `closed`.
+    public private(set) var isActive = true
+
+    /// Marks the transaction over: the driver calls it when the closure returns (a transaction
+    /// that escaped its closure then throws `closed` instead of touching the connection).
+    public func end() { isActive = false }
 
     public init(mapping: SQLSchemaMapping, executor: any SQLExecutor, writable: Bool) {
         self.schema = mapping.schema
