@@ -68,6 +68,17 @@ struct PredicateParserTests {
         #expect(try parse("%K.@count == 0", "posts") == .condition(Condition(KeyPathExpression(["posts"], count: true), .equal(0))))
     }
 
+    @Test("arguments held in variables: one factory per value type")
+    func variableArguments() throws {
+        let name = "ann", minimum = 18, score = 2.5, flag = true, blob: [UInt8] = [1, 2]
+        #expect(try parse("username == %@ AND age >= %@", .string(name), .int(minimum)) == ("username" == "ann" && "age" >= 18))
+        #expect(try parse("score < %@", .double(score)) == ("score" < 2.5))
+        #expect(try parse("active == %@", .bool(flag)) == ("active" == true))
+        #expect(try parse("avatar == %@", .bytes(blob)) == ("avatar" == .bytes([1, 2])))
+        #expect(try parse("id == %@", .int64(7)) == ("id" == 7))
+        #expect(try parse("id IN %@", .list([1, 2].map(Value.int64))) == ("id" ~= .in([1, 2])))
+    }
+
     @Test("errors give the offset and what was expected")
     func errors() {
         let cases: [(String, Int, String)] = [
