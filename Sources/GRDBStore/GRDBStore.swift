@@ -80,7 +80,7 @@ public final class GRDBStore: Repository, @unchecked Sendable {
 
     /// The writer connection's value of a pragma (`synchronous`, `journal_mode`, …), for
     /// diagnostics and tests.
-    public func writerPragma(_ name: String) throws -> String? {
+    package func writerPragma(_ name: String) throws -> String? {
         try entered {
             try GRDBErrors.mapped {
                 try pool.writeWithoutTransaction { db in try String.fetchOne(db, sql: "PRAGMA \(name)") }

@@ -50,7 +50,7 @@ public final class LMDBStore: Repository, @unchecked Sendable {
     private var isClosed = false            // guarded by stateLock
     private var writerThread: pthread_t?    // guarded by stateLock
     /// How many times the map grew since opening (for tests and reports).
-    public private(set) var mapGrowths = 0  // guarded by writeLock
+    package private(set) var mapGrowths = 0  // guarded by writeLock
 
     /// Opens or creates the store in `directory` (files `data.mdb` and `lock.mdb`).
     ///
