@@ -83,7 +83,7 @@ enum PersistenceCases {
         },
         ConformanceCase("persistence", "changedSchemaSameVersionIsRefused", requires: [.persistence, .schemaVersioning]) { ctx in
             try ctx.seed()
-            var d = SocialSchema.descriptions
+            var d = SocialSchema.kitDescriptions
             d[3].attributes.append(Attribute("weight", .int64, optional: true))
             let changed = try Schema(version: SocialSchema.version, entities: d)
             try ctx.expectError(.schemaMismatch, "opening with a changed schema under the same version") {
