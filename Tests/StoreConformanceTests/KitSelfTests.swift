@@ -38,12 +38,12 @@ struct KitSelfTests {
         #expect(report.passed == ConformanceKit.cases.count - expected.count)
     }
 
-    @Test("the kit has at least 60 uniquely named cases in every group")
+    @Test("the kit has at least 140 uniquely named cases in every group")
     func caseInventory() {
         let cases = ConformanceKit.cases
-        #expect(cases.count >= 60)
+        #expect(cases.count >= 140)
         #expect(Set(cases.map(\.id)).count == cases.count, "case ids must be unique")
-        #expect(ConformanceKit.groups == ["schema", "crud", "transactions", "batch", "queries", "relationships", "errors", "persistence", "reentrancy"])
+        #expect(ConformanceKit.groups == ["schema", "crud", "transactions", "isolation", "batch", "queries", "relationships", "errors", "persistence", "reentrancy"])
     }
 
     @Test("Markdown and JSON reports carry every case")
