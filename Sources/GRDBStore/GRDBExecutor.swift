@@ -47,6 +47,7 @@ final class GRDBExecutor: SQLExecutor {
     private func bound<T>(_ sql: SQLStatement, _ values: [Value], _ body: (Statement) throws -> T) throws -> T {
         let s = try statement(sql)
         s.setUncheckedArguments(Self.arguments(values))
+        GRDBText.rebindStringsWithNUL(values, on: s.sqliteStatement)
         do {
             return try GRDBErrors.mapped { try body(s) }
         } catch {
@@ -107,7 +108,13 @@ final class GRDBExecutor: SQLExecutor {
         try bound(sql, arguments) { s in
             var out: [Value] = []
             let cursor = try DatabaseValue.fetchCursor(s)
-            while let v = try cursor.next() { out.append(Value(v, as: type)) }
+            while let v = try cursor.next() {
+                if case .string(let t) = v.storage, type == .string {
+                    out.append(.string(GRDBText.whole(t, s.sqliteStatement, column: 0)))
+                } else {
+                    out.append(Value(v, as: type))
+                }
+            }
             return out
         }
     }
@@ -116,11 +123,11 @@ final class GRDBExecutor: SQLExecutor {
         try bound(sql, arguments) { s in
             let cursor = try Row.fetchCursor(s)
             guard let first = try cursor.next() else { return }
-            var view: any RowView = GRDBRow(entity: entity, row: first)
+            var view: any RowView = GRDBRow(entity: entity, row: first, statement: s.sqliteStatement)
             try body(view)
             while let row = try cursor.next() {
                 // The cursor reuses its Row; should it ever hand out another, view that one.
-                if row !== first { view = GRDBRow(entity: entity, row: row) }
+                if row !== first { view = GRDBRow(entity: entity, row: row, statement: s.sqliteStatement) }
                 try body(view)
             }
         }

@@ -20,7 +20,7 @@ import StoreCore
 public enum ConformanceKit {
     /// Every case, grouped by feature, in a stable order.
     public static let cases: [ConformanceCase] =
-        SchemaCases.all + CRUDCases.all + TransactionCases.all + BatchCases.all + QueryCases.all
+        SchemaCases.all + CRUDCases.all + TransactionCases.all + IsolationCases.all + BatchCases.all + QueryCases.all
         + RelationshipCases.all + ErrorCases.all + PersistenceCases.all + ReentrancyCases.all
 
     /// The groups in order.

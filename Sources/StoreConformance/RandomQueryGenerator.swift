@@ -118,7 +118,8 @@ public struct RandomQueryGenerator {
 }
 
 extension SocialFixture {
-    /// Adds `count` deterministic random users, posts, comments and tags with random links,
+    /// Adds `count` deterministic random users, posts, comments and tags with random links, and
+    /// four badges (held by the fixture's profiles when the fixture is loaded),
     /// drawing strings from the generator's pools (Unicode, wildcards, empty strings) and
     /// leaving optional attributes nil now and then.
     public static func addRandomRecords(into repo: any Repository, seed: UInt64, count: Int) throws {
@@ -147,6 +148,16 @@ extension SocialFixture {
                 if rng.chance(0.7) { try tx.link("Comment", id: cid, "author", to: rng.pick(users)) }
                 if i > 0 && rng.chance(0.4) { try tx.link("Comment", id: cid, "parent", to: .int64(Int64(3000 + rng.below(i)))) }
                 for _ in 0..<rng.below(3) { try tx.link("User", id: uid, "following", to: rng.pick(users)) }
+            }
+            // A few badges (in the kit's schema), some held by the fixture's profiles when they
+            // exist. A generator of their own leaves every record above as it was before badges.
+            guard let b = s["Badge"] else { return }
+            var brng = SplitMix64(seed: seed ^ 0xBAD6E)
+            let holders = try [SocialFixture.profile1, SocialFixture.profile2].map(Value.uuid).filter { try tx.fetch("Profile", id: $0) != nil }
+            for k in 0..<4 {
+                let code = Value.string("b\(k)")
+                try tx.insert(try b.record(["code": code, "label": brng.pick(RandomQueryGenerator.strings)]))
+                if !holders.isEmpty && brng.chance(0.6) { try tx.link("Badge", id: code, "holder", to: brng.pick(holders)) }
             }
         }
     }

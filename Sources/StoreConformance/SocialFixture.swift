@@ -9,6 +9,8 @@ import StoreCore
 /// 13 "straße names" (emile), 14 "Learning swift" (zoe), 15 "naïve résumé" (no author).
 /// Tags: Unicode, cafe, db, swift. Comments 100←101←102 on post 10, 103 on 12, 104 on 13.
 /// Profiles: P1 (ann), P2 (bob). Follows: ann→bob, ann→zoe, bob→ann, emile→ann.
+/// Badges: none (a badge would make its profile, and through the cascade its user, undeletable);
+/// the cases that need one add it.
 public enum SocialFixture {
     public static let epoch = Date(timeIntervalSince1970: 1_700_000_000)
     public static let profile1 = UUID(uuidString: "00000000-0000-0000-0000-0000000000A1")!

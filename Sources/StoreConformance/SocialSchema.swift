@@ -9,15 +9,23 @@ import StoreCore
 /// | Post    | int64  | author→User, comments→Comment.post (cascade), tags↔Tag.posts (many-to-many) |
 /// | Comment | int64  | post, author, parent↔replies (self, replies cascade)                    |
 /// | Tag     | string | posts (deny)                                                            |
-/// | Profile | uuid   | user                                                                    |
+/// | Profile | uuid   | user, badges↔Badge.holder (deny)                                        |
+/// | Badge   | string | holder                                                                  |
+///
+/// `Badge` exists so that a cascade reaches a `deny` rule: deleting a user cascades to their
+/// profile, which cannot go while it holds badges (User → profile → badges). It and
+/// `Profile.badges` are the kit's alone (`kitDescriptions`); the benchmark's schema takes the
+/// other five (`descriptions`). `SocialFixture` creates no badges; the cases that need them add
+/// their own.
 public enum SocialSchema {
     public static let version = 1
 
     public static func make(version: Int = version) -> Schema {
         // The declarations are fixed and valid; a failure here is a bug in the kit.
-        try! Schema(version: version, entities: descriptions)
+        try! Schema(version: version, entities: kitDescriptions)
     }
 
+    /// The social domain's five entities, which the benchmark's schema (`BenchSchema`) shares.
     public static let descriptions: [EntityDescription] = [
         EntityDescription(
             "User", primaryKey: "id",
@@ -88,6 +96,26 @@ public enum SocialSchema {
             ],
             relationships: [
                 Relationship("user", to: "User", inverse: "profile", .toOne),
+            ]),
+    ]
+
+    /// The kit's schema: `descriptions` with `Profile.badges` (deny) and `Badge`, so that a
+    /// cascade reaches a `deny` rule. Kept apart from `descriptions` so that the benchmark's
+    /// schema, and the tables its floors write, stay the social domain alone.
+    public static let kitDescriptions: [EntityDescription] = descriptions.map { d in
+        guard d.name == "Profile" else { return d }
+        var profile = d
+        profile.relationships.append(Relationship("badges", to: "Badge", inverse: "holder", .toMany, deleteRule: .deny))
+        return profile
+    } + [
+        EntityDescription(
+            "Badge", primaryKey: "code",
+            attributes: [
+                Attribute("code", .string),
+                Attribute("label", .string, default: ""),
+            ],
+            relationships: [
+                Relationship("holder", to: "Profile", inverse: "badges", .toOne),
             ]),
     ]
 }

@@ -40,4 +40,215 @@ enum Fault: String, CaseIterable, Sendable {
     case closeInsideTransactionIgnored
     /// `verify()` reports a problem on a sound store.
     case verifyCriesWolf
+
+    // MARK: Isolation
+
+    /// A reader sees records inserted or updated by a write still open on another thread (it
+    /// reads the writer's dirty pages).
+    case dirtyReadOfInserts
+    /// A reader sees the links and unlinks of a write still open on another thread.
+    case dirtyReadOfLinks
+    /// A reader misses records deleted (or cascaded) by a write still open on another thread.
+    case dirtyReadOfDeletes
+
+    // MARK: Delete rules
+
+    /// `deny` is checked on the deleted record only, not on the records its cascade reaches.
+    case denyIgnoredInCascade
+    /// A cascade deletes children one by one and meets a `deny` late: the children deleted
+    /// before it stay deleted.
+    case cascadeDeletesBeforeDenyCheck
+
+    // MARK: Batches
+
+    /// A batch holding one key twice keeps the last record (`INSERT OR REPLACE`).
+    case batchDuplicateKeepsLast
+    /// A batch holding one key twice keeps the first record (`INSERT OR IGNORE`).
+    case batchDuplicateKeepsFirst
+    /// A unique value twice in one batch: the later record is dropped silently (uniqueness is
+    /// checked against the store only, and a de-duplicating pass drops the rest).
+    case batchUniqueValueKeepsFirst
+    /// A batch's statement is prepared for its first record's entity; records of other entities
+    /// are skipped.
+    case batchAssumesOneEntity
+    /// Records of entities the schema lacks are skipped by a batch instead of refused.
+    case batchSkipsUnknownEntities
+    /// update-where returns how many records changed, not how many matched (SQLite's
+    /// `changes()` behind a `WHERE x IS NOT ?` optimization).
+    case updateWhereCountsChangedOnly
+    /// delete-where counts only the matches it deleted itself, not those an earlier match's
+    /// cascade had already removed.
+    case deleteWhereCountsOwnDeletesOnly
+    /// update-where drops nil values from its changes (a `compactMapValues` on the way in).
+    case updateWhereIgnoresNil
+    /// update-where skips a nil for a required attribute (`COALESCE(?, column)`) instead of
+    /// refusing it.
+    case requiredNilChangeSkipped
+    /// A failed update-where or delete-where leaves its transaction unusable: every later write
+    /// in it throws.
+    case failedBatchOperationPoisonsTransaction
+
+    // MARK: Values and keys
+
+    /// Strings and bytes over 64 KiB are cut to 64 KiB (a 16-bit length somewhere).
+    case largeValuesTruncated
+    /// A value of exactly `Limits.maxValueBytes` is refused (`<` for `<=`).
+    case valueLimitOffByOne
+    /// A string key of exactly `Limits.maxKeyBytes` is refused.
+    case keyLimitOffByOne
+    /// String keys are cut to 255 bytes when stored and looked up.
+    case longStringKeysTruncated
+    /// Strings are normalized to NFC on the way in (through a Foundation conversion).
+    case stringsNormalizedToNFC
+    /// Dates are stored as whole milliseconds.
+    case datesTruncatedToMilliseconds
+    /// Values over 64 KiB live in a side buffer that is not written at close: after reopening
+    /// they read back empty.
+    case largeValuesLostOnReopen
+
+    // MARK: Queries
+
+    /// Strings compare by UTF-16 code units (NSString), not Unicode scalars.
+    case utf16StringOrder
+    /// Strings compare as Swift's `String` does: canonically equivalent spellings are equal.
+    case canonicalStringComparison
+    /// Integers and doubles compare after converting the integer to a double.
+    case mixedNumbersComparedAsDoubles
+    /// `CONTAINS`/`BEGINSWITH`/`ENDSWITH ''` with `[c]` or `[d]` match nothing (the folded
+    /// search returns no range for an empty needle).
+    case emptyNeedleWithOptionsMatchesNothing
+    /// `CONTAINS`/`BEGINSWITH`/`ENDSWITH ''` also match null attributes (`coalesce(x, '')`).
+    case emptyNeedleMatchesNull
+    /// `LIKE ''` matches every non-null string.
+    case emptyLikeMatchesEverything
+    /// The empty string is treated as null (Oracle's rule).
+    case emptyStringIsNull
+    /// `LIKE`'s `?` stands for one Swift `Character` (a grapheme cluster).
+    case likeByCharacters
+    /// `LIKE`'s `?` stands for one UTF-16 code unit.
+    case likeByUTF16Units
+    /// `NOT (x op y)` is rewritten as `x (negated op) y`, which is false when `x` is null.
+    case negationPushedIntoComparison
+    /// `BETWEEN {a, b}` with `a > b` is read as `BETWEEN {b, a}`.
+    case betweenBoundsSwapped
+    /// Ties in a sort (and unsorted results) come in insertion order (SQLite's rowid), not by
+    /// primary key.
+    case tiesBrokenByInsertionOrder
+    /// Nulls are placed right in the first sort key only; in later keys they sort as the
+    /// greatest value.
+    case nullsMisplacedInLaterSortKeys
+
+    // MARK: Links
+
+    /// related() returns records in the order they were linked.
+    case relatedInLinkOrder
+    /// Linking a one-to-many from its to-many side to a record it already holds lists it twice.
+    case toManyRelinkDuplicates
+    /// A many-to-many link made again from its inverse side (the relationship declared second)
+    /// is stored a second time: the join row is looked up in one direction only.
+    case relinkFromInverseDuplicates
+    /// Linking a one-to-one from its inverse side (`Profile.user`, declared after `User.profile`)
+    /// leaves the target's previous partner pointing at it.
+    case oneToOneInverseSideKeepsOldPartner
+    /// Unlinking through the relationship of a pair declared second does nothing (the link is
+    /// looked up on the first-declared, owning side only).
+    case unlinkFromInverseSideIgnored
+    /// Unlinking a to-one clears it whatever the target (`SET author = NULL WHERE id = ?`).
+    case unlinkToOneIgnoresTarget
+    /// Unlinking from a missing record succeeds silently.
+    case unlinkOfMissingSourceIgnored
+
+    // MARK: Writes and errors
+
+    /// An update that sets nothing returns at once, without checking that the record exists.
+    case emptyUpdateOfMissingSucceeds
+    /// An upsert replaces any record holding one of its unique values (SQLite's
+    /// `INSERT OR REPLACE` deletes the conflicting row).
+    case upsertReplacesConflictingRecord
+    /// The error that ended a write reaches the caller replaced by a generic one of the same
+    /// category, from the rollback.
+    case errorReplacedOnRollback
+    /// `verify()` on a closed store returns a clean report.
+    case verifyOfClosedStoreIsClean
+}
+
+extension Fault {
+    /// The faults `FaultyEvaluator` implements: queries are answered by the wrapper itself,
+    /// from the store's full scans, with the fault's semantics.
+    var bendsQueryEvaluation: Bool {
+        switch self {
+        case .utf16StringOrder, .canonicalStringComparison, .mixedNumbersComparedAsDoubles, .emptyNeedleWithOptionsMatchesNothing,
+             .emptyNeedleMatchesNull, .emptyLikeMatchesEverything, .emptyStringIsNull, .likeByCharacters, .likeByUTF16Units,
+             .negationPushedIntoComparison, .betweenBoundsSwapped, .tiesBrokenByInsertionOrder, .nullsMisplacedInLaterSortKeys:
+            true
+        default: false
+        }
+    }
+
+    /// The faults that let readers see an open write.
+    var isDirtyRead: Bool { self == .dirtyReadOfInserts || self == .dirtyReadOfLinks || self == .dirtyReadOfDeletes }
+}
+
+extension Fault {
+    /// The id of the kit case written to catch this fault (or, for the first faults, the case
+    /// that catches it most directly). The self-test runs it first and requires it to fail.
+    var catcher: String {
+        switch self {
+        case .droppedFieldOnUpdate: "crud.updateSeveralAttributes"
+        case .ignoredSort: "queries.sortAscendingDescending"
+        case .caseSensitiveC: "queries.containsCaseInsensitive"
+        case .diacriticSensitiveD: "queries.containsDiacriticInsensitive"
+        case .nonAtomicBatch: "batch.insertIsAtomic"
+        case .cascadeNotApplied: "relationships.cascadeDeletes"
+        case .denyIgnored: "relationships.denyRefusesAndKeepsEverything"
+        case .inverseNotUpdated: "relationships.traverseEveryKind"
+        case .wrongCount: "queries.count"
+        case .offsetOffByOne, .limitIgnored: "queries.limitAndOffsetPaginate"
+        case .duplicateKeyAccepted: "crud.duplicateKeyIsConflict"
+        case .dataLostOnReopen: "persistence.dataAndLinksSurviveReopen"
+        case .rollbackIgnored: "transactions.rollbackOnThrow"
+        case .updateOfMissingIgnored: "crud.updateMissingIsNotFound"
+        case .noSnapshot: "transactions.snapshotReadIgnoresConcurrentCommit"
+        case .nestedIterationEmpty: "reentrancy.forEachInsideForEachOfTheSameQuery"
+        case .closeInsideTransactionIgnored: "reentrancy.closeInsideATransactionIsBusyAndChangesNothing"
+        case .verifyCriesWolf: "persistence.verifyIsCleanOnASoundStore"
+        case .dirtyReadOfInserts, .dirtyReadOfLinks: "isolation.readerDoesNotSeeUncommittedInsertsUpdatesOrLinks"
+        case .dirtyReadOfDeletes: "isolation.readerDoesNotSeeUncommittedDeletesOrUnlinks"
+        case .denyIgnoredInCascade, .cascadeDeletesBeforeDenyCheck: "relationships.denyReachedThroughCascadeRefusesEverything"
+        case .batchDuplicateKeepsLast, .batchDuplicateKeepsFirst: "batch.insertWithDuplicateKeyInsideTheBatchIsConflict"
+        case .batchUniqueValueKeepsFirst: "batch.insertWithDuplicateUniqueValueInsideTheBatchIsConflict"
+        case .batchAssumesOneEntity: "batch.insertBatchOfSeveralEntities"
+        case .batchSkipsUnknownEntities: "errors.writesNamingUnknownEntities"
+        case .updateWhereCountsChangedOnly: "batch.updateWhereCountsEveryMatch"
+        case .deleteWhereCountsOwnDeletesOnly: "batch.deleteWhereCountsEveryMatchAlsoReachedByCascade"
+        case .updateWhereIgnoresNil: "batch.updateWhereSetsNilAndLeavesTheRest"
+        case .requiredNilChangeSkipped: "errors.requiredNilOnEveryWritePath"
+        case .failedBatchOperationPoisonsTransaction: "transactions.caughtErrorsOfEveryKindKeepTheTransactionUsable"
+        case .largeValuesTruncated, .valueLimitOffByOne: "crud.valuesUpToTheSizeLimitRoundTrip"
+        case .keyLimitOffByOne, .longStringKeysTruncated: "schema.stringKeysAtTheirByteBound"
+        case .stringsNormalizedToNFC: "schema.stringsKeepTheirExactScalars"
+        case .datesTruncatedToMilliseconds, .mixedNumbersComparedAsDoubles: "schema.extremeNumbersAndDatesRoundTrip"
+        case .largeValuesLostOnReopen: "persistence.exactValuesSurviveReopen"
+        case .utf16StringOrder: "queries.stringOrderBeyondTheBasicPlane"
+        case .canonicalStringComparison: "queries.stringOrderIsUTF8BytesNotCanonical"
+        case .emptyNeedleWithOptionsMatchesNothing, .emptyNeedleMatchesNull: "queries.emptyStringOperandsOfTextOperators"
+        case .emptyLikeMatchesEverything, .emptyStringIsNull: "queries.emptyStringEqualityAndLike"
+        case .likeByCharacters, .likeByUTF16Units: "queries.likeQuestionMarkIsOneUnicodeScalar"
+        case .negationPushedIntoComparison: "queries.notIsTheComplementOfEveryCondition"
+        case .betweenBoundsSwapped: "queries.betweenBoundsAreInclusiveAndOrdered"
+        case .tiesBrokenByInsertionOrder: "queries.sortTiesBrokenByPrimaryKeyNotInsertionOrder"
+        case .nullsMisplacedInLaterSortKeys: "queries.nullsOrderInKeyPathsAndLaterSortKeys"
+        case .relatedInLinkOrder: "relationships.relatedIsInPrimaryKeyOrder"
+        case .toManyRelinkDuplicates: "relationships.linkTwiceFromTheSameSideIsNoOpOnBothSides"
+        case .relinkFromInverseDuplicates: "relationships.linkFromTheInverseSideOfAnExistingLinkIsNoOp"
+        case .oneToOneInverseSideKeepsOldPartner: "relationships.oneToOneFromEitherSideTakesTheTarget"
+        case .unlinkFromInverseSideIgnored: "relationships.unlinkFromEitherSideRemovesBothSides"
+        case .unlinkToOneIgnoresTarget: "relationships.unlinkOfAnotherTargetIsNoOp"
+        case .unlinkOfMissingSourceIgnored: "errors.unlinkOfMissingRecords"
+        case .emptyUpdateOfMissingSucceeds: "crud.emptyUpdateStillChecksTheRecord"
+        case .upsertReplacesConflictingRecord: "errors.upsertMayNotTakeAUniqueValue"
+        case .errorReplacedOnRollback: "transactions.firstErrorWins"
+        case .verifyOfClosedStoreIsClean: "errors.closedStoreRefusesEveryCall"
+        }
+    }
 }

@@ -7,10 +7,12 @@ import Synchronization
 final class FaultyRepository: Repository {
     let inner: any Repository
     let fault: Fault?
+    let state: FaultState
 
-    init(_ inner: any Repository, fault: Fault?) {
+    init(_ inner: any Repository, fault: Fault?, reopened: Bool = false) {
         self.inner = inner
         self.fault = fault
+        state = FaultState(reopened: reopened)
     }
 
     var schema: Schema { inner.schema }
@@ -23,7 +25,12 @@ final class FaultyRepository: Repository {
     }
 
     func verify() throws -> VerificationReport {
-        var report = try inner.verify()
+        var report: VerificationReport
+        do {
+            report = try inner.verify()
+        } catch let e as StoreError where e.category == .closed && fault == .verifyOfClosedStoreIsClean {
+            return VerificationReport()
+        }
         if fault == .verifyCriesWolf { report.add("User", "a problem that is not there") }
         return report
     }
@@ -33,23 +40,32 @@ final class FaultyRepository: Repository {
         defer { inTransaction.subtract(1, ordering: .relaxed) }
         if fault == .noSnapshot {
             // Every call runs in a transaction of its own: no snapshot across calls.
-            return try body(FaultyTransaction(fault: fault, autocommitRepository: inner))
+            return try body(FaultyTransaction(fault: fault, state: state, autocommitRepository: inner))
         }
-        return try inner.read { try body(FaultyTransaction(fault: fault, read: $0)) }
+        return try inner.read { try body(FaultyTransaction(fault: fault, state: state, read: $0)) }
     }
 
     func write<T>(_ body: (any WriteTransaction) throws -> T) throws -> T {
         inTransaction.add(1, ordering: .relaxed)
         defer { inTransaction.subtract(1, ordering: .relaxed) }
-        guard fault == .rollbackIgnored else {
-            return try inner.write { try body(FaultyTransaction(fault: fault, write: $0)) }
+        // What readers with a dirty-read fault see lives while the closure runs.
+        let dirty = fault?.isDirtyRead == true
+        func run(_ tx: any WriteTransaction) throws -> T {
+            if dirty { state.clearPending() }
+            defer { if dirty { state.clearPending() } }
+            return try body(FaultyTransaction(fault: fault, state: state, write: tx))
         }
-        var failure: Error?
-        let result: T? = try inner.write { tx in
-            do { return try body(FaultyTransaction(fault: fault, write: tx)) } catch { failure = error; return nil }
+        do {
+            guard fault == .rollbackIgnored else { return try inner.write(run) }
+            var failure: Error?
+            let result: T? = try inner.write { tx in
+                do { return try run(tx) } catch { failure = error; return nil }
+            }
+            if let failure { throw failure }
+            return result!
+        } catch let e as StoreError where fault == .errorReplacedOnRollback {
+            throw StoreError(e.category, "the transaction was rolled back")
         }
-        if let failure { throw failure }
-        return result!
     }
 }
 
@@ -63,10 +79,11 @@ struct FaultyHarness: ConformanceHarness {
     var name: String { "\(base.name)+\(fault?.rawValue ?? "faithful")" }
 
     func open(schema: Schema, directory: URL) throws -> any Repository {
-        if fault == .dataLostOnReopen, let existing = try? FileManager.default.contentsOfDirectory(atPath: directory.path), !existing.isEmpty {
+        let existing = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        if fault == .dataLostOnReopen {
             for f in existing { try FileManager.default.removeItem(at: directory.appendingPathComponent(f)) }
         }
-        let repo = FaultyRepository(try base.open(schema: schema, directory: directory), fault: fault)
+        let repo = FaultyRepository(try base.open(schema: schema, directory: directory), fault: fault, reopened: !existing.isEmpty)
         return hidden.isEmpty ? repo : CapabilityHidingRepository(repo, hiding: hidden)
     }
 }

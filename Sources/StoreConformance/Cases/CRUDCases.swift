@@ -1,7 +1,8 @@
 import Foundation
 import StoreCore
 
-/// CRUD: single-record operations, one per transaction and many per transaction.
+/// CRUD: single-record operations, one per transaction and many per transaction; strings and
+/// bytes of every size up to the limit; an update that sets nothing.
 enum CRUDCases {
     static func newUser(_ ctx: ConformanceContext, _ id: Int, _ name: String) throws -> Record {
         try ctx.record("User", ["id": .int64(Int64(id)), "username": .string(name), "displayName": .string(name.capitalized),
@@ -114,6 +115,61 @@ enum CRUDCases {
             let o = try ctx.entity("Post").ordinal(of: "title")!
             try ctx.read { tx in try tx.forEach(q) { titles.append($0.string(at: o) ?? "?") } }
             try ctx.expectEqual(titles, fetched.map { $0.string(at: o) ?? "?" }, "titles read through the borrowed row")
+        },
+        ConformanceCase("crud", "valuesUpToTheSizeLimitRoundTrip") { ctx in
+            // Strings and bytes of every size up to Limits.maxValueBytes come back whole: around
+            // 64 KiB, at 1 MiB and at the limit; one byte more is invalidValue on every write path.
+            let sizes = [(1 << 16) - 1, 1 << 16, (1 << 16) + 1, 1 << 20, Limits.maxValueBytes]
+            func post(_ id: Int, _ body: String) throws -> Record {
+                try ctx.record("Post", ["id": .int64(Int64(id)), "title": "t", "body": .string(body), "createdAt": CaseSupport.date(0)])
+            }
+            func expectStored(_ id: Int, body: String, avatar: [UInt8], _ what: String) throws {
+                let (p, u) = try ctx.read { tx in (try tx.fetch("Post", id: .int64(Int64(id))), try tx.fetch("User", id: .int64(Int64(id)))) }
+                try ctx.expectEqual(p?["body"].stringValue?.utf8.count, body.utf8.count, "bytes of the string read back (\(what))")
+                try ctx.expect(p?["body"] == .string(body), "the \(body.utf8.count)-byte string read back differs (\(what))")
+                try ctx.expectEqual(u?["avatar"].bytesValue?.count, avatar.count, "count of the bytes read back (\(what))")
+                try ctx.expect(u?["avatar"] == .bytes(avatar), "the \(avatar.count) bytes read back differ (\(what))")
+            }
+            for (i, n) in sizes.enumerated() {
+                let body = CaseSupport.text(n, seed: UInt8(i)), avatar = CaseSupport.bytes(n, seed: UInt8(i))
+                try ctx.write { tx in
+                    try tx.insert(try post(i, body))
+                    try tx.insert(try CaseSupport.user(ctx, i, ["avatar": .bytes(avatar)]))
+                }
+                try expectStored(i, body: body, avatar: avatar, "\(n) bytes, inserted")
+            }
+            // Past 64 KiB through every other write path: update, upsert, update-where, a batch.
+            let n = (1 << 16) + 1, limit = Limits.maxValueBytes
+            let (b1, a1) = (CaseSupport.text(n, seed: 9), CaseSupport.bytes(n, seed: 9))
+            try ctx.write { tx in
+                try tx.update("Post", id: 2, set: ["body": .string(b1)])
+                try tx.upsert(try CaseSupport.user(ctx, 2, ["avatar": .bytes(a1)]))
+            }
+            try expectStored(2, body: b1, avatar: a1, "\(n) bytes, updated and upserted")
+            let (b2, a2) = (CaseSupport.text(n, seed: 7), CaseSupport.bytes(n, seed: 7))
+            try ctx.write { tx in
+                try ctx.expectEqual(try tx.update("Post", where: "id" == 0, set: ["body": .string(b2)]), 1, "posts updated")
+                _ = try tx.update("User", where: "id" == 0, set: ["avatar": .bytes(a2)])
+                try tx.insert(contentsOf: [try post(20, b2), try CaseSupport.user(ctx, 20, ["avatar": .bytes(a1)])])
+            }
+            try expectStored(0, body: b2, avatar: a2, "\(n) bytes, set by update-where")
+            try expectStored(20, body: b2, avatar: a1, "\(n) bytes, inserted by a batch")
+            let over = CaseSupport.text(limit + 1)
+            try ctx.expectError(.invalidValue, "upserting a string one byte over the limit") { try ctx.write { try $0.upsert(try post(0, over)) } }
+            try ctx.expectError(.invalidValue, "a batch with a string one byte over the limit") { try ctx.write { try $0.insert(contentsOf: [try post(30, over)]) } }
+            try ctx.expectError(.invalidValue, "update-where with bytes one over the limit") {
+                try ctx.write { _ = try $0.update("User", where: .all, set: ["avatar": .bytes(CaseSupport.bytes(limit + 1))]) }
+            }
+            try ctx.expectEqual(try ctx.read { try $0.count(Query("Post")) }, sizes.count + 1, "posts after the refused writes")
+        },
+        .seeded("crud", "emptyUpdateStillChecksTheRecord") { ctx in
+            // An update that sets nothing changes nothing, but a missing record is still notFound.
+            let before = try ctx.dump()
+            try ctx.write { try $0.update("User", id: 1, set: [:]) }
+            try ctx.expectError(.notFound, "an update of missing User 99 that sets nothing") { try ctx.write { try $0.update("User", id: 99, set: [:]) } }
+            try ctx.expectError(.notFound, "an update of missing Tag 'nope' that sets nothing") { try ctx.write { try $0.update("Tag", id: "nope", set: [:]) } }
+            try ctx.expectEqual(try ctx.write { try $0.update("Post", where: "published" == true, set: [:]) }, 4, "posts matched by an update-where setting nothing")
+            try ctx.expectEqual(try ctx.dump(), before, "store after updates that set nothing")
         },
     ]
 }

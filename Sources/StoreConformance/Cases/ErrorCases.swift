@@ -1,7 +1,9 @@
 import Foundation
 import StoreCore
 
-/// Errors: each category where it applies, and bad input leaving stored data unchanged.
+/// Errors: each category where it applies (upserts and unique values, nil in required
+/// attributes on every write path, unknown entities in writes, unlinks of missing records, every
+/// call on a closed store), and bad input leaving stored data unchanged.
 enum ErrorCases {
     static func seeded(_ name: String, _ body: @escaping @Sendable (ConformanceContext) throws -> Void) -> ConformanceCase {
         .seeded("errors", name) { ctx in
@@ -127,6 +129,77 @@ enum ErrorCases {
             try ctx.expectError(.closed, "reading a closed store") { _ = try repo.read { try $0.count(Query("User")) } }
             try ctx.expectError(.closed, "writing a closed store") { try repo.write { try $0.delete("User", id: 1) } }
             try repo.close()   // idempotent
+        },
+        seeded("upsertMayNotTakeAUniqueValue") { ctx in
+            // An upsert is checked against unique indexes like an insert: it never replaces
+            // another record that holds the value.
+            try ctx.expectError(.conflict, "upserting a new user with username 'ann'") { try ctx.write { try $0.upsert(try user(ctx, ["username": "ann"])) } }
+            var bob = try ctx.read { try $0.fetch("User", id: 2) }!
+            bob["username"] = "ann"
+            try ctx.expectError(.conflict, "upserting bob with username 'ann'") { try ctx.write { try $0.upsert(bob) } }
+        },
+        seeded("requiredNilOnEveryWritePath") { ctx in
+            // nil in a required attribute is constraintViolation whichever write carries it.
+            var ann = try ctx.read { try $0.fetch("User", id: 1) }!
+            ann["username"] = nil
+            try ctx.expectError(.constraintViolation, "upserting ann without a username") { try ctx.write { try $0.upsert(ann) } }
+            try ctx.expectError(.constraintViolation, "upserting a new user without a displayName") {
+                try ctx.write { try $0.upsert(try user(ctx, ["displayName": nil])) }
+            }
+            try ctx.expectError(.constraintViolation, "update-where setting the posts' title to nil") {
+                try ctx.write { _ = try $0.update("Post", where: "published" == true, set: ["title": nil]) }
+            }
+            try ctx.expectError(.constraintViolation, "update-where setting joinedAt to nil with an age") {
+                try ctx.write { _ = try $0.update("User", where: .all, set: ["joinedAt": nil, "age": 1]) }
+            }
+            try ctx.expectError(.constraintViolation, "a batch whose second user has no displayName") {
+                try ctx.write { try $0.insert(contentsOf: [try user(ctx, [:]), try user(ctx, ["id": 7, "username": "g", "displayName": nil])]) }
+            }
+            try ctx.expectError(.constraintViolation, "a user built without its join date") {
+                try ctx.write { try $0.insert(try ctx.record("User", ["id": 8, "username": "h", "displayName": "H"])) }
+            }
+        },
+        seeded("writesNamingUnknownEntities") { ctx in
+            // A write naming an entity the schema lacks is invalidValue, and a batch holding one
+            // stores nothing.
+            let ghost = try Schema(version: 1, entities: [EntityDescription("Ghost", primaryKey: "id", attributes: [Attribute("id", .int64)])])
+                .entity("Ghost").record(["id": 1])
+            try ctx.expectError(.invalidValue, "inserting a record of an unknown entity") { try ctx.write { try $0.insert(ghost) } }
+            try ctx.expectError(.invalidValue, "upserting a record of an unknown entity") { try ctx.write { try $0.upsert(ghost) } }
+            try ctx.expectError(.invalidValue, "a batch ending with a record of an unknown entity") {
+                try ctx.write { try $0.insert(contentsOf: [try user(ctx, [:]), ghost]) }
+            }
+            try ctx.expectError(.invalidValue, "updating Ghost 1") { try ctx.write { try $0.update("Ghost", id: 1, set: [:]) } }
+            try ctx.expectError(.invalidValue, "linking from Ghost 1") { try ctx.write { try $0.link("Ghost", id: 1, "posts", to: 10) } }
+            try ctx.expectError(.invalidValue, "unlinking from Ghost 1") { try ctx.write { try $0.unlink("Ghost", id: 1, "posts", from: 10) } }
+        },
+        seeded("unlinkOfMissingRecords") { ctx in
+            // Unlinking from a missing record is notFound; a missing target is a link that does
+            // not exist, so unlinking it does nothing.
+            try ctx.expectError(.notFound, "unlinking from missing Post 99") { try ctx.write { try $0.unlink("Post", id: 99, "tags", from: "db") } }
+            try ctx.expectError(.notFound, "unlinking from missing Tag 'nope'") { try ctx.write { try $0.unlink("Tag", id: "nope", "posts", from: 10) } }
+            try ctx.expectError(.notFound, "unlinking missing User 99's profile") {
+                try ctx.write { try $0.unlink("User", id: 99, "profile", from: .uuid(SocialFixture.profile1)) }
+            }
+            try ctx.write { tx in
+                try tx.unlink("Post", id: 10, "tags", from: "nope")
+                try tx.unlink("Post", id: 10, "author", from: 99)
+            }
+        },
+        ConformanceCase("errors", "closedStoreRefusesEveryCall") { ctx in
+            // After close(), every call is `closed`, verify() included; close() again does nothing.
+            try ctx.seed()
+            let repo = try ctx.repository
+            try repo.close()
+            try ctx.expectError(.closed, "verify() on a closed store") { _ = try repo.verify() }
+            try ctx.expectError(.closed, "reading a closed store") { _ = try repo.read { try $0.fetch("User", id: 1) } }
+            try ctx.expectError(.closed, "writing a closed store") { try repo.write { try $0.update("User", id: 1, set: ["age": 1]) } }
+            try repo.close()
+            try ctx.expectEqual(repo.schema.entities.map(\.name), ctx.schema.entities.map(\.name), "entities of a closed store's schema")
+            if repo.capabilities.contains(.persistence) {
+                try ctx.reopen()
+                try ctx.expectEqual(try ctx.read { try $0.fetch("User", id: 1)?["age"] }, 30, "ann's age after reopening")
+            }
         },
     ]
 }

@@ -2,7 +2,7 @@ import Foundation
 import StoreCore
 
 /// Persistence: data, links and deletes survive close and reopen; rolled-back work does not;
-/// a store refuses a schema of another version.
+/// a store refuses a schema of another version; values come back exactly as written.
 enum PersistenceCases {
     static let all: [ConformanceCase] = [
         ConformanceCase("persistence", "dataAndLinksSurviveReopen", requires: .persistence) { ctx in
@@ -83,7 +83,7 @@ enum PersistenceCases {
         },
         ConformanceCase("persistence", "changedSchemaSameVersionIsRefused", requires: [.persistence, .schemaVersioning]) { ctx in
             try ctx.seed()
-            var d = SocialSchema.descriptions
+            var d = SocialSchema.kitDescriptions
             d[3].attributes.append(Attribute("weight", .int64, optional: true))
             let changed = try Schema(version: SocialSchema.version, entities: d)
             try ctx.expectError(.schemaMismatch, "opening with a changed schema under the same version") {
@@ -91,6 +91,30 @@ enum PersistenceCases {
             }
             try ctx.reopen(with: SocialSchema.make())
             try ctx.expectEqual(try ctx.read { try $0.count(Query("Tag")) }, 4, "tags after reopening with the right schema")
+        },
+        ConformanceCase("persistence", "exactValuesSurviveReopen", requires: .persistence) { ctx in
+            // What comes back after close and open is exactly what was written: canonically
+            // equivalent spellings, values past 64 KiB, sub-millisecond dates, extreme doubles.
+            let users = try [
+                CaseSupport.user(ctx, 6, ["displayName": "e\u{301}cole \u{1F600}", "email": .string(CaseSupport.text((1 << 16) + 1)),
+                                          "avatar": .bytes(CaseSupport.bytes((1 << 20) + 3)), "score": .double(.leastNonzeroMagnitude),
+                                          "joinedAt": .date(Date(timeIntervalSince1970: 1_700_000_000.000_123_4))]),
+                CaseSupport.user(ctx, 7, ["displayName": "\u{E9}cole", "avatar": .bytes([0, 0, 0]), "score": .double(-.greatestFiniteMagnitude),
+                                          "joinedAt": .date(Date(timeIntervalSince1970: -62_135_596_800.5)), "age": .int64(.min)]),
+            ]
+            try ctx.write { tx in
+                try tx.insert(contentsOf: users)
+                try tx.insert(try ctx.record("Tag", ["name": "e\u{301}", "color": .string(CaseSupport.text(70_000, seed: 3))]))
+                try tx.insert(try ctx.record("Tag", ["name": "\u{E9}", "color": "precomposed"]))
+            }
+            try ctx.reopen()
+            for u in users {
+                let got = try ctx.read { try $0.fetch("User", id: u.id) }
+                try ctx.expectEqual(got, u, "User \(u.id) after reopening")
+                try ctx.expectEqual(CaseSupport.scalars(got?["displayName"] ?? .null), CaseSupport.scalars(u["displayName"]), "scalars of User \(u.id)'s displayName")
+            }
+            try ctx.expectEqual(try ctx.read { try $0.fetch("Tag", id: "e\u{301}")?["color"] }, .string(CaseSupport.text(70_000, seed: 3)), "the decomposed tag's color")
+            try ctx.expectEqual(try ctx.read { try $0.fetch("Tag", id: "\u{E9}")?["color"] }, "precomposed", "the precomposed tag's color")
         },
     ]
 }

@@ -2,7 +2,10 @@ import Foundation
 import StoreCore
 
 /// Queries: every operator, Unicode [c]/[d], null semantics, sort determinism, pagination,
-/// count, key paths, ANY/NONE, @count, and string predicates equal to their tree form.
+/// count, key paths, ANY/NONE, @count, and string predicates equal to their tree form; the
+/// empty string as an operand, string order by Unicode scalar (beyond the BMP, canonically
+/// equivalent spellings), LIKE's ? as one scalar, NOT as the complement, BETWEEN's bounds, ties
+/// and nulls in every sort key.
 enum QueryCases {
     static func seeded(_ name: String, _ body: @escaping @Sendable (ConformanceContext) throws -> Void) -> ConformanceCase {
         .seeded("queries", name, body)
@@ -253,6 +256,165 @@ enum QueryCases {
             var n = 0
             try ctx.read { tx in try tx.forEach(Query("User", where: .constant(false))) { _ in n += 1 } }
             try ctx.expectEqual(n, 0, "rows streamed for FALSEPREDICATE")
+        },
+        seeded("emptyStringOperandsOfTextOperators") { ctx in
+            // The empty string is contained in, begins and ends every non-null string, under every
+            // option; a null attribute still matches none of them.
+            try ctx.write { try $0.insert(try CaseSupport.user(ctx, 6, ["email": ""])) }
+            for op in ["CONTAINS", "BEGINSWITH", "ENDSWITH"] {
+                for o in ["", "[c]", "[d]", "[cd]"] {
+                    try ctx.expectIDs("User", "email \(op)\(o) ''", are: ids(1, 3, 5, 6))
+                    try ctx.expectIDs("User", "NOT (email \(op)\(o) %@)", "", are: ids(2, 4))
+                    try ctx.expectIDs("Tag", "color \(op)\(o) ''", are: ["Unicode", "db", "swift"])
+                    try ctx.expectIDs("Post", "author.email \(op)\(o) ''", are: ids(10, 11, 13))
+                }
+            }
+            try ctx.expectIDs("User", "ANY posts.title BEGINSWITH[c] ''", are: ids(1, 2, 3, 4))
+            try ctx.expectIDs("User", "NONE posts.title ENDSWITH ''", are: ids(5, 6))
+        },
+        seeded("emptyStringEqualityAndLike") { ctx in
+            // '' is a value like any other: equal only to itself, matched by LIKE '' alone, and
+            // not nil.
+            try ctx.write { try $0.insert(try CaseSupport.user(ctx, 6, ["email": ""])) }
+            for o in ["", "[c]", "[d]", "[cd]"] {
+                try ctx.expectIDs("User", "email ==\(o) ''", are: ids(6))
+                try ctx.expectIDs("User", "email LIKE\(o) ''", are: ids(6))
+                try ctx.expectIDs("User", "email !=\(o) ''", are: ids(1, 2, 3, 4, 5))
+            }
+            try ctx.expectIDs("User", "email == nil", are: ids(2, 4))
+            try ctx.expectIDs("User", "email != nil", are: ids(1, 3, 5, 6))
+            try ctx.expectIDs("User", "email IN %@", [""], are: ids(6))
+            try ctx.expectIDs("User", "email IN %@", ["", nil], are: ids(2, 4, 6))
+            try ctx.expectIDs("User", "email LIKE '*'", are: ids(1, 3, 5, 6))
+            try ctx.expectIDs("User", "NOT (email LIKE '')", are: ids(1, 2, 3, 4, 5))
+            try ctx.expectIDs("User", "email < 'a'", are: ids(6))
+            try ctx.expectIDs("User", "email BETWEEN {'', ''}", are: ids(6))
+            try ctx.expectIDs(Query("User", sort: [.asc("email")]), ids(2, 4, 6, 1, 5, 3), "users by email, nulls first, then ''")
+            try ctx.expectIDs(Query("User", sort: [.desc("email")]), ids(3, 5, 1, 6, 2, 4), "users by email descending, '' before the nulls")
+        },
+        seeded("stringOrderBeyondTheBasicPlane") { ctx in
+            // By Unicode scalar (UTF-8 bytes), U+E000…U+FFFF come before U+10000 and above; by
+            // UTF-16 code units (surrogates are D800–DFFF) they would come after.
+            let names: [(Int, String)] = [(6, "\u{FF5E}"), (7, "\u{1F600}"), (8, "\u{E000}"), (9, "\u{1D538}"), (20, "z"), (21, "\u{FFFD}")]
+            try ctx.write { tx in
+                for (id, n) in names { try tx.insert(try CaseSupport.user(ctx, id, ["displayName": .string(n), "email": .string(n)])) }
+            }
+            let mine: StorePredicate = "id" >= 6
+            try ctx.expectIDs(Query("User", where: mine, sort: [.asc("displayName")]), ids(20, 8, 6, 21, 9, 7), "users by displayName")
+            try ctx.expectIDs(Query("User", where: mine, sort: [.desc("email")]), ids(7, 9, 21, 6, 8, 20), "users by email descending")
+            try ctx.expectIDs("User", "displayName > %@", "\u{FFFD}", are: ids(7, 9))
+            try ctx.expectIDs("User", "displayName < %@", "\u{1F600}", are: ids(1, 2, 3, 4, 5, 6, 8, 9, 20, 21))
+            try ctx.expectIDs("User", "displayName BETWEEN %@", ["\u{E000}", "\u{1D538}"], are: ids(6, 8, 9, 21))
+            try ctx.expectIDs("User", "email >= %@", "\u{10000}", are: ids(7, 9))
+            try ctx.write { tx in for n in ["\u{FF5E}", "\u{1F600}", "\u{E000}"] { try tx.insert(try ctx.record("Tag", ["name": .string(n)])) } }
+            try ctx.expectIDs(Query("Tag"), ["Unicode", "cafe", "db", "swift", "\u{E000}", "\u{FF5E}", "\u{1F600}"], "tags in key order")
+            try ctx.expectIDs(Query("Tag", where: "name" > "\u{FF5E}"), ["\u{1F600}"], "tags after U+FF5E")
+        },
+        seeded("stringOrderIsUTF8BytesNotCanonical") { ctx in
+            // "e\u{301}" (e and a combining acute) and "é" (U+00E9) look alike but differ: by bytes
+            // "e" < "e\u{301}" < "f" < "é", and each equals only itself unless [c] or [d] folds both.
+            try ctx.write { tx in
+                for (id, n) in [(6, "e\u{301}"), (7, "\u{E9}"), (8, "f"), (9, "e")] {
+                    try tx.insert(try CaseSupport.user(ctx, id, ["displayName": .string(n)]))
+                }
+            }
+            let mine: StorePredicate = "id" >= 6
+            try ctx.expectIDs(Query("User", where: mine, sort: [.asc("displayName")]), ids(9, 6, 8, 7), "users by displayName")
+            try ctx.expectIDs(Query("User", where: mine, sort: [.desc("displayName")]), ids(7, 8, 6, 9), "users by displayName descending")
+            try ctx.expectIDs("User", "displayName == %@", "\u{E9}", are: ids(7))
+            try ctx.expectIDs("User", "displayName == %@", "e\u{301}", are: ids(6))
+            try ctx.expectIDs(Query("User", where: mine && ("displayName" != "\u{E9}")), ids(6, 8, 9), "users whose displayName is not U+00E9")
+            try ctx.expectIDs("User", "displayName < 'f'", are: ids(1, 2, 4, 5, 6, 9))
+            try ctx.expectIDs("User", "displayName IN %@", ["\u{E9}"], are: ids(7))
+            try ctx.expectIDs("User", "displayName BEGINSWITH 'e'", are: ids(6, 9))
+            try ctx.expectIDs("User", "displayName ==[d] 'e'", are: ids(6, 7, 9))
+            try ctx.expectIDs("User", "displayName ==[c] %@", "\u{C9}", are: ids(6, 7))
+            try ctx.write { tx in
+                try tx.insert(try ctx.record("Tag", ["name": "e\u{301}", "color": "decomposed"]))
+                try tx.insert(try ctx.record("Tag", ["name": "\u{E9}", "color": "precomposed"]))
+            }
+            try ctx.expectEqual(try ctx.read { try $0.fetch("Tag", id: "e\u{301}")?["color"] }, "decomposed", "the tag keyed e + U+0301")
+            try ctx.expectEqual(try ctx.read { try $0.fetch("Tag", id: "\u{E9}")?["color"] }, "precomposed", "the tag keyed U+00E9")
+            try ctx.expectEqual(CaseSupport.scalars(try ctx.ids(Query("Tag"))), CaseSupport.scalars(["Unicode", "cafe", "db", "e\u{301}", "swift", "\u{E9}"]),
+                                "tags in key order")
+        },
+        seeded("likeQuestionMarkIsOneUnicodeScalar") { ctx in
+            // LIKE's ? stands for one Unicode scalar: one for U+1F600 (two UTF-16 units), two for
+            // "e\u{301}" (one character to Swift).
+            try ctx.write { tx in
+                for (id, n) in [(6, "\u{1F600}"), (7, "e\u{301}"), (8, "\u{E9}"), (9, "ab")] {
+                    try tx.insert(try CaseSupport.user(ctx, id, ["displayName": .string(n)]))
+                }
+            }
+            try ctx.expectIDs("User", "displayName LIKE '?'", are: ids(6, 8))
+            try ctx.expectIDs("User", "displayName LIKE '??'", are: ids(7, 9))
+            try ctx.expectIDs("User", "displayName LIKE 'e?'", are: ids(7))
+            try ctx.expectIDs("User", "displayName LIKE %@", "?\u{301}", are: ids(7))
+            try ctx.expectIDs("User", "displayName LIKE[d] '?'", are: ids(6, 7, 8))
+            try ctx.expectIDs("User", "displayName LIKE %@", "*\u{1F600}*", are: ids(6))
+            try ctx.expectIDs("User", "displayName LIKE[c] '?B'", are: ids(9))
+        },
+        seeded("notIsTheComplementOfEveryCondition") { ctx in
+            // NOT is plain negation: P and NOT P split the records between them for every
+            // operator, whatever is null (two-valued logic).
+            let all = ids(1, 2, 3, 4, 5)
+            let texts = ["age > 26", "age <= 30", "age BETWEEN {25, 30}", "age IN {25, 41}", "age IN {30, nil}", "age == 30", "age != 30",
+                         "age == nil", "email CONTAINS 'e'", "email BEGINSWITH[c] 'A'", "email ENDSWITH[cd] '.FR'", "email LIKE '*@*'",
+                         "email == 'ann@example.com'", "email != 'ann@example.com'", "email > 'b'", "email <= 'c'",
+                         "profile.bio == 'I write'", "profile.bio CONTAINS 'w'", "profile.bio != 'x'", "ANY posts.rating > 3",
+                         "NONE posts.rating == nil", "posts.@count > 1", "email CONTAINS 'e' AND age > 26", "email == nil OR age < 30"]
+            for text in texts {
+                let p = try StorePredicate(format: text)
+                let yes = try ctx.ids(Query("User", where: p)), no = try ctx.ids(Query("User", where: .not(p)))
+                try ctx.expect(Set(yes).isDisjoint(with: no), "users matching both \(text) and its negation: \(yes) and \(no)")
+                try ctx.expectEqual((yes + no).sorted { Value.compare($0, $1) == .orderedAscending }, all,
+                                    "users matching \(text) (\(yes)) or its negation (\(no))")
+            }
+            try ctx.expectIDs("User", "NOT (email CONTAINS 'e')", are: ids(2, 4))
+            try ctx.expectIDs("User", "NOT (email != 'ann@example.com')", are: ids(1))
+            try ctx.expectIDs("User", "NOT (profile.bio == 'I write')", are: ids(2, 3, 4, 5))
+            try ctx.expectIDs("Post", "NOT (rating BETWEEN {3, 4})", are: ids(11, 13, 14, 15))
+        },
+        seeded("betweenBoundsAreInclusiveAndOrdered") { ctx in
+            // BETWEEN {a, b} means a <= x AND x <= b: both ends included, nothing when a > b.
+            try ctx.expectIDs("User", "age BETWEEN {30, 25}", are: [])
+            try ctx.expectIDs("User", "score BETWEEN {4.5, 4.5}", are: ids(1, 4))
+            try ctx.expectIDs("Post", "title BETWEEN {'S', 'Swift concurrency'}", are: ids(12))
+            try ctx.expectIDs("Post", "title BETWEEN {'Swift concurrency', 'S'}", are: [])
+            try ctx.expectIDs(Query("Post", where: "createdAt" ~= .between(CaseSupport.date(13), CaseSupport.date(11))), [], "posts created between 13 s and 11 s")
+            try ctx.expectIDs(Query("Post", where: "createdAt" ~= .between(CaseSupport.date(11), CaseSupport.date(11))), ids(11), "posts created at 11 s")
+            try ctx.expectIDs("User", "NOT (age BETWEEN {30, 25})", are: ids(1, 2, 3, 4, 5))
+            try ctx.expectIDs("Post", "author.age BETWEEN {41, 25}", are: [])
+        },
+        seeded("sortTiesBrokenByPrimaryKeyNotInsertionOrder") { ctx in
+            // Records inserted out of key order: ties, and results without a sort, still come by
+            // primary key ascending (int64, string and UUID keys).
+            try ctx.write { tx in
+                for id in [9, 7, 8, 6] { try tx.insert(try CaseSupport.user(ctx, id, ["age": 50, "score": 1.0])) }
+                for n in ["zz", "aa", "mm"] { try tx.insert(try ctx.record("Tag", ["name": .string(n), "color": "same"])) }
+                try tx.insert(contentsOf: [try CaseSupport.user(ctx, 21, ["age": 50]), try CaseSupport.user(ctx, 20, ["age": 50])])
+            }
+            let uuids = (1...4).map { UUID(uuidString: "00000000-0000-0000-0000-00000000000\($0)")! }
+            try ctx.write { tx in for u in uuids.reversed() { try tx.insert(try ctx.record("Profile", ["id": .uuid(u), "bio": "same"])) } }
+            try ctx.expectIDs(Query("User", where: "age" == 50), ids(6, 7, 8, 9, 20, 21), "users of age 50, no sort")
+            try ctx.expectIDs(Query("User", where: "age" >= 41, sort: [.asc("age")]), ids(5, 6, 7, 8, 9, 20, 21), "users by age")
+            try ctx.expectIDs(Query("User", where: "age" >= 41, sort: [.desc("age"), .asc("score")]), ids(20, 21, 6, 7, 8, 9, 5), "users by age descending, then score")
+            try ctx.expectIDs(Query("User", where: "age" == 50, sort: [.asc("age")], limit: 2, offset: 1), ids(7, 8), "second page of two")
+            try ctx.expectIDs(Query("Tag", where: "color" == "same", sort: [.desc("color")]), ["aa", "mm", "zz"], "tags of one color")
+            try ctx.expectIDs(Query("Tag"), ["Unicode", "aa", "cafe", "db", "mm", "swift", "zz"], "tags, no sort")
+            try ctx.expectIDs(Query("Profile", where: "bio" == "same", sort: [.asc("bio")]), uuids.map(Value.uuid), "profiles of one bio")
+        },
+        seeded("nullsOrderInKeyPathsAndLaterSortKeys") { ctx in
+            // Nulls sort first ascending and last descending in every sort key, not just the
+            // first, and a missing to-one link reads as null.
+            try ctx.expectIDs(Query("Post", sort: [.asc("published"), .desc("rating")]), ids(12, 14, 15, 10, 13, 11))
+            try ctx.expectIDs(Query("Post", sort: [.desc("published"), .asc("rating")]), ids(11, 13, 10, 15, 14, 12))
+            try ctx.expectIDs(Query("Comment", sort: [.asc("parent.text")]), ids(100, 103, 104, 101, 102))
+            try ctx.expectIDs(Query("Comment", sort: [.desc("parent.text")]), ids(102, 101, 100, 103, 104))
+            try ctx.expectIDs(Query("User", sort: [.desc("profile.bio")]), ids(1, 2, 3, 4, 5))
+            try ctx.expectIDs(Query("User", sort: [.asc("profile.bio")]), ids(2, 3, 4, 5, 1))
+            try ctx.expectIDs(Query("User", sort: [.asc("active"), .desc("email")]), ids(5, 2, 3, 1, 4))
+            try ctx.expectIDs(Query("User", sort: [.asc("active"), .asc("email")], limit: 3), ids(2, 5, 4))
         },
     ]
 }

@@ -1,7 +1,8 @@
 import Foundation
 import StoreCore
 
-/// Transactions: atomic rollback on throw, read-your-writes, snapshot reads, concurrency.
+/// Transactions: atomic rollback on throw, read-your-writes, snapshot reads, concurrency; the
+/// first error wins, and a caught error of any kind leaves the transaction usable.
 enum TransactionCases {
     struct Abort: Error {}
 
@@ -117,6 +118,78 @@ enum TransactionCases {
             guard group.wait(timeout: .now() + 60) == .success else { throw ConformanceFailure("readers did not finish in 60 s") }
             if let e = box.get() { throw ConformanceFailure(e) }
             try ctx.expectEqual(try ctx.read { try $0.count(Query("User")) }, 55, "users after concurrent writes")
+        },
+        .seeded("transactions", "firstErrorWins") { ctx in
+            // The error that ends a closure reaches the caller as it was thrown (category, message,
+            // native code), never replaced by one from the rollback after it.
+            var thrown: StoreError?
+            do {
+                try ctx.write { tx in
+                    try tx.update("User", id: 2, set: ["age": 26])
+                    do { try tx.insert(try CRUDCases.newUser(ctx, 1, "dup")) } catch let e as StoreError { thrown = e; throw e }
+                    throw ConformanceFailure("inserting User 1 twice succeeded")
+                }
+                throw ConformanceFailure("a write whose closure threw succeeded")
+            } catch let e as StoreError {
+                try ctx.expectEqual(thrown, e, "the error write() threw, against the one the closure threw")
+            }
+            var queryError: StoreError?
+            do {
+                _ = try ctx.read { tx -> [Record] in
+                    do { return try tx.fetch(Query("User", where: "nope" == 1)) } catch let e as StoreError { queryError = e; throw e }
+                }
+                throw ConformanceFailure("a query on an unknown attribute succeeded")
+            } catch let e as StoreError {
+                try ctx.expectEqual(queryError, e, "the error read() threw, against the one the closure threw")
+            }
+            // A closure that caught a store error and then threw its own: its own wins.
+            struct Marker: Error {}
+            do {
+                try ctx.write { tx in
+                    do { try tx.delete("Tag", id: "swift") } catch is StoreError {}
+                    throw Marker()
+                }
+                throw ConformanceFailure("a write whose closure threw succeeded")
+            } catch is Marker {}
+            try ctx.expectEqual(try ctx.read { try $0.fetch("User", id: 2)?["age"] }, 25, "bob's age after the rolled-back write")
+        },
+        .seeded("transactions", "caughtErrorsOfEveryKindKeepTheTransactionUsable") { ctx in
+            // After any refused operation, caught by the closure, the transaction reads and writes
+            // on, with the work before it kept and nothing of the refused operation left.
+            try ctx.write { tx in
+                try tx.insert(try CaseSupport.user(ctx, 6))
+                let attempts: [(StoreError.Category, String, () throws -> Void)] = [
+                    (.conflict, "a batch holding a duplicate key", { try tx.insert(contentsOf: [try CaseSupport.user(ctx, 7), try CaseSupport.user(ctx, 1)]) }),
+                    (.conflict, "an update-where giving two users one username", { _ = try tx.update("User", where: "age" == 30, set: ["username": "same"]) }),
+                    (.constraintViolation, "a delete-where reaching a denied tag", { _ = try tx.delete("Tag", where: "name" ~= .in(["cafe", "swift"])) }),
+                    (.constraintViolation, "deleting a denied tag", { try tx.delete("Tag", id: "swift") }),
+                    (.notFound, "linking to a missing tag", { try tx.link("Post", id: 10, "tags", to: "nope") }),
+                    (.notFound, "updating a missing user", { try tx.update("User", id: 99, set: ["age": 1]) }),
+                    (.conflict, "updating to a taken username", { try tx.update("User", id: 6, set: ["username": "ann"]) }),
+                    (.invalidValue, "a batch with a NaN", { try tx.insert(contentsOf: [try CaseSupport.user(ctx, 8, ["score": .double(.nan)])]) }),
+                    (.invalidQuery, "a query on an unknown attribute", { _ = try tx.count(Query("User", where: "nope" == 1)) }),
+                ]
+                for (category, what, attempt) in attempts {
+                    do {
+                        try attempt()
+                        throw ConformanceFailure("\(what) succeeded")
+                    } catch let e as StoreError {
+                        if e.category != category { throw ConformanceFailure("\(what): expected \(category.rawValue), got \(e)") }
+                    }
+                    try ctx.expectEqual(try tx.count(Query("User")), 6, "users after \(what), in the same transaction")
+                }
+                try tx.insert(try CaseSupport.user(ctx, 7))
+                try tx.update("User", id: 6, set: ["age": 40])
+                try tx.link("Post", id: 15, "author", to: 6)
+                try tx.unlink("Post", id: 12, "tags", from: "db")
+                try tx.delete("Tag", id: "db")
+            }
+            try ctx.expectIDs(Query("User"), ids(1, 2, 3, 4, 5, 6, 7), "users after the transaction")
+            try ctx.expectEqual(try ctx.read { try $0.fetch("User", id: 6)?["age"] }, 40, "User 6's age")
+            try ctx.expectEqual(try ctx.read { try $0.related("Post", id: 15, via: "author").map(\.id) }, ids(6), "Post 15's author")
+            try ctx.expectIDs(Query("User", where: "username" == "same"), [], "users renamed by the refused update-where")
+            try ctx.expectIDs(Query("Tag"), ["Unicode", "cafe", "swift"], "tags after the transaction")
+            try ctx.expectEqual(try ctx.read { try $0.related("Post", id: 10, via: "tags").map(\.id) }, ["Unicode", "cafe"], "Post 10's tags")
         },
     ]
 }

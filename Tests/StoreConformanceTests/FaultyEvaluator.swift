@@ -1,0 +1,164 @@
+import Foundation
+import StoreCore
+
+/// Answers queries the way a backend with one of the query faults would: a full scan of the
+/// entity through the correct store, then its own filter, sort and slice, which bend what the
+/// fault names and otherwise follow `QueryEvaluator`. Test-only.
+struct FaultyEvaluator {
+    let fault: Fault
+    let state: FaultState
+    private let reference = QueryEvaluator()
+
+    init(_ fault: Fault, state: FaultState) {
+        self.fault = fault
+        self.state = state
+    }
+
+    func fetch(_ q: Query, in tx: any ReadTransaction) throws -> [Record] {
+        let rq = try tx.schema.resolve(q)
+        let rows = try tx.fetch(Query(q.entity)).filter { try matches(rq.predicate, $0, tx) }
+        let keyed = try rows.map { r in
+            (r, try rq.sort.map { k in QueryEvaluator.sortValue(try reference.value(k.path, r, in: tx), k.options) })
+        }
+        let sorted = keyed.sorted { a, b in
+            for (i, k) in rq.sort.enumerated() {
+                let c = sortCompare(a.1[i], b.1[i], laterKey: i > 0)
+                if c != .orderedSame { return k.ascending ? c == .orderedAscending : c == .orderedDescending }
+            }
+            if fault == .tiesBrokenByInsertionOrder {
+                let (x, y) = (state.insertionSequence(q.entity, a.0.id), state.insertionSequence(q.entity, b.0.id))
+                if x != y { return x < y }
+            }
+            return compare(a.0.id, b.0.id) == .orderedAscending
+        }
+        return reference.slice(sorted.map(\.0), limit: rq.limit, offset: rq.offset)
+    }
+
+    // MARK: Filter
+
+    private func matches(_ p: ResolvedPredicate, _ r: Record, _ tx: any ReadTransaction) throws -> Bool {
+        switch p {
+        case .constant(let b): return b
+        case .and(let ps):
+            for q in ps where try !matches(q, r, tx) { return false }
+            return true
+        case .or(let ps):
+            for q in ps where try matches(q, r, tx) { return true }
+            return false
+        case .not(let q):
+            if fault == .negationPushedIntoComparison, case .condition(let c) = q, c.quantifier == .single, c.path.toManyStep == nil {
+                switch c.comparison {
+                case .equal, .notEqual, .in: break
+                default: if try reference.value(c.path, r, in: tx).isNull { return false }
+                }
+            }
+            return try !matches(q, r, tx)
+        case .condition(let c):
+            if c.path.isCountOnly || c.path.toManyStep != nil { return try reference.matches(p, r, in: tx) }
+            return test(try reference.value(c.path, r, in: tx), c.comparison, c.options)
+        }
+    }
+
+    private func test(_ v: Value, _ comparison: Comparison, _ options: StringOptions) -> Bool {
+        let emptyNeedle: Bool
+        switch comparison {
+        case .contains(""), .beginsWith(""), .endsWith(""): emptyNeedle = true
+        default: emptyNeedle = false
+        }
+        switch fault {
+        case .emptyNeedleMatchesNull where emptyNeedle:
+            return true
+        case .emptyNeedleWithOptionsMatchesNothing where emptyNeedle && !options.isEmpty:
+            return false
+        case .emptyLikeMatchesEverything:
+            if case .like("") = comparison { return !v.isNull }
+        case .emptyStringIsNull:
+            let blank = v.isNull || v == .string("")
+            switch comparison {
+            case .equal(.null), .equal(.string("")): return blank
+            case .notEqual(.null), .notEqual(.string("")): return !blank
+            default: break
+            }
+        case .likeByCharacters, .likeByUTF16Units:
+            if case .like(let pattern) = comparison {
+                guard let s = v.stringValue else { return false }
+                let text = TextFolding.fold(s, options)
+                return fault == .likeByCharacters
+                    ? Self.wildcard(Array(text), Array(pattern), any: "*", one: "?")
+                    : Self.wildcard(Array(text.utf16), Array(pattern.utf16), any: 0x2A, one: 0x3F)
+            }
+        case .betweenBoundsSwapped:
+            if case .between(let a, let b) = comparison, Value.compare(a, b) == .orderedDescending {
+                return QueryEvaluator.test(v, .between(b, a), options)
+            }
+        case .utf16StringOrder, .canonicalStringComparison, .mixedNumbersComparedAsDoubles:
+            return ordered(v, comparison, options)
+        default:
+            break
+        }
+        return QueryEvaluator.test(v, comparison, options)
+    }
+
+    /// `QueryEvaluator.test` for the comparisons that order values, through `compare`.
+    private func ordered(_ v: Value, _ comparison: Comparison, _ options: StringOptions) -> Bool {
+        let x = QueryEvaluator.sortValue(v, options)
+        func cmp(_ o: Value) -> ComparisonResult { compare(x, o) }
+        switch comparison {
+        case .equal(.null): return v.isNull
+        case .notEqual(.null): return !v.isNull
+        case .equal(let o): return !v.isNull && cmp(o) == .orderedSame
+        case .notEqual(let o): return v.isNull || cmp(o) != .orderedSame
+        case .less(let o): return !v.isNull && cmp(o) == .orderedAscending
+        case .lessOrEqual(let o): return !v.isNull && cmp(o) != .orderedDescending
+        case .greater(let o): return !v.isNull && cmp(o) == .orderedDescending
+        case .greaterOrEqual(let o): return !v.isNull && cmp(o) != .orderedAscending
+        case .between(let a, let b): return !v.isNull && cmp(a) != .orderedAscending && cmp(b) != .orderedDescending
+        case .in(let list): return v.isNull ? list.contains(where: \.isNull) : list.contains { !$0.isNull && cmp($0) == .orderedSame }
+        default: return QueryEvaluator.test(v, comparison, options)
+        }
+    }
+
+    // MARK: Order
+
+    private func sortCompare(_ a: Value, _ b: Value, laterKey: Bool) -> ComparisonResult {
+        if fault == .nullsMisplacedInLaterSortKeys && laterKey && a.isNull != b.isNull {
+            return a.isNull ? .orderedDescending : .orderedAscending
+        }
+        return compare(a, b)
+    }
+
+    /// `Value.compare`, bent by the fault.
+    private func compare(_ a: Value, _ b: Value) -> ComparisonResult {
+        switch (fault, a, b) {
+        case (.utf16StringOrder, .string(let x), .string(let y)):
+            if x.utf16.elementsEqual(y.utf16) { return .orderedSame }
+            return x.utf16.lexicographicallyPrecedes(y.utf16) ? .orderedAscending : .orderedDescending
+        case (.canonicalStringComparison, .string(let x), .string(let y)):
+            return x == y ? .orderedSame : (x < y ? .orderedAscending : .orderedDescending)
+        case (.mixedNumbersComparedAsDoubles, .int64(let x), .double(let y)):
+            return Double(x) == y ? .orderedSame : (Double(x) < y ? .orderedAscending : .orderedDescending)
+        case (.mixedNumbersComparedAsDoubles, .double(let x), .int64(let y)):
+            return x == Double(y) ? .orderedSame : (x < Double(y) ? .orderedAscending : .orderedDescending)
+        default:
+            return Value.compare(a, b)
+        }
+    }
+
+    /// LIKE over any elements: `any` matches a run, `one` exactly one element.
+    static func wildcard<T: Equatable>(_ t: [T], _ p: [T], any: T, one: T) -> Bool {
+        var ti = 0, pi = 0, starP = -1, starT = 0
+        while ti < t.count {
+            if pi < p.count, p[pi] == one || (p[pi] != any && p[pi] == t[ti]) {
+                ti += 1; pi += 1
+            } else if pi < p.count, p[pi] == any {
+                starP = pi; starT = ti; pi += 1
+            } else if starP >= 0 {
+                pi = starP + 1; starT += 1; ti = starT
+            } else {
+                return false
+            }
+        }
+        while pi < p.count, p[pi] == any { pi += 1 }
+        return pi == p.count
+    }
+}
