@@ -8,7 +8,7 @@ SUDO        := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 REPORTS     := Reports
 RELEASE_BIN := .build/release/storebench
 
-.PHONY: all deps build release test test-tsan test-example kit test-floors-optimized bench reference conformance clean help
+.PHONY: all deps build release test test-tsan test-example kit kit-score test-floors-optimized bench reference conformance clean help
 
 all: build
 
@@ -19,6 +19,7 @@ help:
 	@echo "make test-tsan    the concurrency stress run (readers beside a writer, LMDB map growth, graph contexts) under ThreadSanitizer"
 	@echo "make test-example the outside backend of Examples/OutsideBackend: built against this package, its kit tests, its own CLI measuring it beside sqlite"
 	@echo "make kit CASE=queries.inList  run the kit tests matching CASE (a regular expression); fails when none matches"
+	@echo "make kit-score    the kit's mutation score on the held-back faults (several minutes)"
 	@echo "make test-floors-optimized  the floor tests (equal work, allocations) in an optimized build, as the runner runs floors"
 	@echo "make deps         install missing system packages: $(PACKAGES)"
 	@echo "make conformance  print the conformance table for every built-in backend"
@@ -78,6 +79,12 @@ kit: deps
 	$(SWIFT) build --build-tests
 	set -o pipefail; $(SWIFT) test --skip-build --filter '$(CASE)' 2>&1 | tee .build/kit.log
 	@grep -Eq 'Executed [1-9][0-9]* tests?|Test run with [1-9][0-9]* tests?' .build/kit.log || { echo "kit: no test matches '$(CASE)'"; exit 1; }
+
+# The kit's mutation score on faults held back from its design (Tests/StoreConformanceTests/HeldBack*):
+# the whole kit once per fault, several minutes; prints each fault's catchers and the score.
+kit-score: deps
+	$(SWIFT) build --build-tests
+	set -o pipefail; STOREBENCH_KIT_SCORE=1 $(SWIFT) test --skip-build --filter heldBackMutationScore 2>&1 | grep '^held-back'
 
 # The floor tests also run in `make test` (debug); this runs them optimized, as the benchmark does.
 test-floors-optimized: deps

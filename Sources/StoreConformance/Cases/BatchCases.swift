@@ -166,5 +166,33 @@ enum BatchCases {
             try ctx.expectEqual(try ctx.write { try $0.update("Post", where: "rating" == nil, set: ["rating": 1.5, "body": ""]) }, 2, "posts without a rating")
             try ctx.expectIDs(Query("Post", where: "rating" == 1.5 && "body" == ""), ids(11, 14))
         },
+        // Added after the held-back measurement (batchUniqueConflictNotAtomic).
+        ConformanceCase("batch", "insertTakingAStoredUniqueValueStoresNothing") { ctx in
+            try ctx.seed()
+            let before = try ctx.dump()
+            let batch = try [CRUDCases.newUser(ctx, 2000, "first"), CRUDCases.newUser(ctx, 2001, "second"), CRUDCases.newUser(ctx, 2002, "ann")]
+            // Caught inside the transaction, which then commits: the operation alone must be atomic.
+            try ctx.write { tx in
+                try ctx.expectError(.conflict, "a batch whose third record takes ann's username") { try tx.insert(contentsOf: batch) }
+            }
+            try ctx.expectEqual(try ctx.dump(), before, "store after the refused batch, committed")
+        },
+        // Added after the held-back measurement (deleteWhereNotAtomicOnDeny).
+        ConformanceCase("batch", "deleteWhereMeetingDenyDeletesNothing") { ctx in
+            try ctx.seed()
+            try ctx.write { tx in
+                try tx.insert(try ctx.record("Tag", ["name": "aaa"]))
+                try tx.insert(try ctx.record("Tag", ["name": "zzz"]))
+            }
+            let before = try ctx.dump()
+            // In key order: aaa (free), cafe (linked to Post 10: deny), zzz (free).
+            // Caught inside the transaction, which then commits: the operation alone must be atomic.
+            try ctx.write { tx in
+                try ctx.expectError(.constraintViolation, "delete-where over three tags, one of them linked (deny)") {
+                    _ = try tx.delete("Tag", where: try StorePredicate(format: "name IN %@", ["aaa", "cafe", "zzz"]))
+                }
+            }
+            try ctx.expectEqual(try ctx.dump(), before, "store after the refused delete-where, committed")
+        },
     ]
 }

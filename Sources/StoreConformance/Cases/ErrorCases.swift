@@ -201,5 +201,28 @@ enum ErrorCases {
                 try ctx.expectEqual(try ctx.read { try $0.fetch("User", id: 1)?["age"] }, 30, "ann's age after reopening")
             }
         },
+        // Added after the held-back measurement (numericStringCoercedToInteger).
+        ConformanceCase("errors", "numbersInStringsAreNotNumbers") { ctx in
+            try ctx.seed()
+            let before = try ctx.dump()
+            try ctx.expectError(.invalidValue, "update of an int64 attribute with \"42\"") {
+                try ctx.write { try $0.update("User", id: 2, set: ["age": "42"]) }
+            }
+            try ctx.expectError(.invalidValue, "update-where of an int64 attribute with \"42\"") {
+                try ctx.write { _ = try $0.update("User", where: "id" == 2, set: ["age": "42"]) }
+            }
+            let user = try ctx.entity("User")
+            var values = try CRUDCases.newUser(ctx, 2000, "x").values
+            values[user.attributes.firstIndex { $0.name == "age" }!] = .string("42")
+            try ctx.expectError(.invalidValue, "insert with \"42\" in an int64 attribute") {
+                try ctx.write { try $0.insert(Record(user, values: values)) }
+            }
+            try ctx.expectError(.invalidValue, "upsert with \"2.5\" in a double attribute") {
+                var v = try CRUDCases.newUser(ctx, 2001, "y").values
+                v[user.attributes.firstIndex { $0.name == "score" }!] = .string("2.5")
+                try ctx.write { try $0.upsert(Record(user, values: v)) }
+            }
+            try ctx.expectEqual(try ctx.dump(), before, "store after the refused writes")
+        },
     ]
 }

@@ -116,5 +116,18 @@ enum PersistenceCases {
             try ctx.expectEqual(try ctx.read { try $0.fetch("Tag", id: "e\u{301}")?["color"] }, .string(CaseSupport.text(70_000, seed: 3)), "the decomposed tag's color")
             try ctx.expectEqual(try ctx.read { try $0.fetch("Tag", id: "\u{E9}")?["color"] }, "precomposed", "the precomposed tag's color")
         },
+        // Added after the held-back measurement (deleteWhereReappearsAfterReopen).
+        ConformanceCase("persistence", "batchWritesSurviveReopen", requires: .persistence) { ctx in
+            try ctx.seed()
+            try ctx.write { tx in
+                _ = try tx.delete("Comment", where: try StorePredicate(format: "text IN %@", ["Nice", "Hmm"]))
+                _ = try tx.update("Post", where: "published" == false, set: ["score": 99])
+                try tx.insert(contentsOf: [try CRUDCases.newUser(ctx, 2000, "a"), try CRUDCases.newUser(ctx, 2001, "b")])
+            }
+            let expected = try ctx.dump()
+            try ctx.reopen()
+            try ctx.expectEqual(try ctx.dump(), expected, "store after reopening")
+            try ctx.expectIDs(Query("Comment"), ids(100, 101, 102), "comments after reopening")
+        },
     ]
 }

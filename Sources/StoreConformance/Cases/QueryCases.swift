@@ -416,5 +416,24 @@ enum QueryCases {
             try ctx.expectIDs(Query("User", sort: [.asc("active"), .desc("email")]), ids(5, 2, 3, 1, 4))
             try ctx.expectIDs(Query("User", sort: [.asc("active"), .asc("email")], limit: 3), ids(2, 5, 4))
         },
+        // Added after the held-back measurement (inListTruncatedAfter1000).
+        ConformanceCase.seeded("queries", "inListAtItsLimit") { ctx in
+            let filler = (0..<(Limits.maxListCount - 3)).map { Value.int64(Int64(100_000 + $0)) }
+            let list = PredicateArgument.list(filler + [5, 1, 4])
+            try ctx.expectIDs(Query("User", where: try StorePredicate(format: "id IN %@", list)), ids(1, 4, 5), "users IN a list of \(Limits.maxListCount) keys, the matches last")
+            let names = PredicateArgument.list((0..<(Limits.maxListCount - 1)).map { Value.string("nobody\($0)") } + ["zoe"])
+            try ctx.expectIDs(Query("User", where: try StorePredicate(format: "username IN %@", names)), ids(4), "username IN a list whose match is last")
+        },
+        // Added after the held-back measurement (fractionalOperandTruncatedOnIntegerAttribute).
+        ConformanceCase.seeded("queries", "fractionalOperandsOnIntegerAttributes") { ctx in
+            try ctx.expectIDs("User", "age < 25.5", are: ids(2))
+            try ctx.expectIDs("User", "age > 29.5", are: ids(1, 4, 5))
+            try ctx.expectIDs("User", "age <= 24.9", are: [])
+            try ctx.expectIDs("User", "age == 30.0", are: ids(1, 4))
+            try ctx.expectIDs("User", "age == 25.5", are: [])
+            try ctx.expectIDs("User", "age != 25.5", are: ids(1, 2, 3, 4, 5))
+            try ctx.expectIDs("User", "age BETWEEN {25.5, 30.5}", are: ids(1, 4))
+            try ctx.expectIDs("Post", "score >= 4.5", are: ids(10, 12, 15))
+        },
     ]
 }

@@ -312,5 +312,19 @@ enum RelationshipCases {
             try ctx.expectIDs(Query("Profile"), [.uuid(SocialFixture.profile2)], "profiles after deleting ann without the badge")
             try ctx.expectIDs(Query("Post"), ids(12, 13, 14, 15), "posts after deleting ann without the badge")
         },
+        // Added after the held-back measurement (deleteLeavesManyToManyRowsForReinsert).
+        ConformanceCase("relationships", "reinsertedKeyHasNoLinksOfTheDeletedRecord") { ctx in
+            try ctx.seed()
+            let post12 = try ctx.read { try $0.fetch("Post", id: 12) }!
+            try ctx.write { tx in
+                try tx.delete("Post", id: 12)
+                try tx.insert(post12)
+            }
+            try ctx.expectEqual(try ctx.read { try $0.related("Post", id: 12, via: "tags").map(\.id) }, [], "tags of the reinserted Post 12")
+            try ctx.expectEqual(try ctx.read { try $0.related("Post", id: 12, via: "author").map(\.id) }, [], "author of the reinserted Post 12")
+            try ctx.expectEqual(try ctx.read { try $0.related("Tag", id: "swift", via: "posts").map(\.id) }, ids(14), "posts of tag swift")
+            try ctx.expectEqual(try ctx.read { try $0.related("User", id: 2, via: "posts").map(\.id) }, [], "posts of bob")
+            try ctx.expectIDs(Query("Post", where: .any("tags.name", .equal("db"))), [], "posts tagged db")
+        },
     ]
 }

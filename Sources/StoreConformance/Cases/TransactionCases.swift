@@ -191,6 +191,21 @@ enum TransactionCases {
             try ctx.expectIDs(Query("Tag"), ["Unicode", "cafe", "swift"], "tags after the transaction")
             try ctx.expectEqual(try ctx.read { try $0.related("Post", id: 10, via: "tags").map(\.id) }, ["Unicode", "cafe"], "Post 10's tags")
         },
+        // Added after the held-back measurement (batchInsertSurvivesRollback).
+        ConformanceCase("transactions", "batchOperationsRollBackWithTheirTransaction") { ctx in
+            try ctx.seed()
+            let before = try ctx.dump()
+            struct Abort: Error {}
+            do {
+                try ctx.write { tx in
+                    try tx.insert(contentsOf: [try CRUDCases.newUser(ctx, 2000, "a"), try CRUDCases.newUser(ctx, 2001, "b")])
+                    _ = try tx.update("Post", where: "published" == true, set: ["score": 0])
+                    _ = try tx.delete("Comment", where: .all)
+                    throw Abort()
+                }
+            } catch is Abort {}
+            try ctx.expectEqual(try ctx.dump(), before, "store after a rolled-back batch insert, update-where and delete-where")
+        },
     ]
 }
 
