@@ -99,8 +99,17 @@ public struct QueryEvaluator: Sendable {
     /// One comparison under the shared null logic: false for a null value, except `== nil`
     /// and `!= value`. Operands are in stored form and already folded (see `Schema.resolve`).
     public static func test(_ v: Value, _ comparison: Comparison, _ options: StringOptions) -> Bool {
+        test(v, comparison, options, ordering: StandardOrdering())
+    }
+
+    /// `test` with the comparisons that order values going through `ordering` (specialized, so
+    /// the standard order costs nothing). Package-internal: the kit's self-test bends the order
+    /// through it to inject faults.
+    @inline(__always)
+    package static func test<O: ValueOrdering>(_ v: Value, _ comparison: Comparison, _ options: StringOptions,
+                                               ordering: O) -> Bool {
         let x = sortValue(v, options)
-        func cmp(_ o: Value) -> ComparisonResult { Value.compare(x, o) }
+        func cmp(_ o: Value) -> ComparisonResult { ordering.compare(x, o) }
         switch comparison {
         case .equal(.null): return v.isNull
         case .notEqual(.null): return !v.isNull
@@ -118,4 +127,14 @@ public struct QueryEvaluator: Sendable {
         case .like(let p): return v.stringValue.map { TextFolding.like($0, foldedPattern: p, options) } ?? false
         }
     }
+}
+
+/// An order of values for `QueryEvaluator.test`. Package-internal.
+package protocol ValueOrdering {
+    func compare(_ a: Value, _ b: Value) -> ComparisonResult
+}
+
+/// `Value.compare`: the order every backend honours.
+struct StandardOrdering: ValueOrdering {
+    @inline(__always) func compare(_ a: Value, _ b: Value) -> ComparisonResult { Value.compare(a, b) }
 }

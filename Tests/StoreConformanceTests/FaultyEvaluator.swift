@@ -99,23 +99,15 @@ struct FaultyEvaluator {
         return QueryEvaluator.test(v, comparison, options)
     }
 
-    /// `QueryEvaluator.test` for the comparisons that order values, through `compare`.
+    /// `QueryEvaluator.test` with the comparisons that order values going through `compare`.
     private func ordered(_ v: Value, _ comparison: Comparison, _ options: StringOptions) -> Bool {
-        let x = QueryEvaluator.sortValue(v, options)
-        func cmp(_ o: Value) -> ComparisonResult { compare(x, o) }
-        switch comparison {
-        case .equal(.null): return v.isNull
-        case .notEqual(.null): return !v.isNull
-        case .equal(let o): return !v.isNull && cmp(o) == .orderedSame
-        case .notEqual(let o): return v.isNull || cmp(o) != .orderedSame
-        case .less(let o): return !v.isNull && cmp(o) == .orderedAscending
-        case .lessOrEqual(let o): return !v.isNull && cmp(o) != .orderedDescending
-        case .greater(let o): return !v.isNull && cmp(o) == .orderedDescending
-        case .greaterOrEqual(let o): return !v.isNull && cmp(o) != .orderedAscending
-        case .between(let a, let b): return !v.isNull && cmp(a) != .orderedAscending && cmp(b) != .orderedDescending
-        case .in(let list): return v.isNull ? list.contains(where: \.isNull) : list.contains { !$0.isNull && cmp($0) == .orderedSame }
-        default: return QueryEvaluator.test(v, comparison, options)
-        }
+        QueryEvaluator.test(v, comparison, options, ordering: BentOrdering(evaluator: self))
+    }
+
+    /// The fault's order as `QueryEvaluator`'s ordering.
+    private struct BentOrdering: ValueOrdering {
+        let evaluator: FaultyEvaluator
+        func compare(_ a: Value, _ b: Value) -> ComparisonResult { evaluator.compare(a, b) }
     }
 
     // MARK: Order
@@ -128,7 +120,7 @@ struct FaultyEvaluator {
     }
 
     /// `Value.compare`, bent by the fault.
-    private func compare(_ a: Value, _ b: Value) -> ComparisonResult {
+    fileprivate func compare(_ a: Value, _ b: Value) -> ComparisonResult {
         switch (fault, a, b) {
         case (.utf16StringOrder, .string(let x), .string(let y)):
             if x.utf16.elementsEqual(y.utf16) { return .orderedSame }

@@ -312,23 +312,9 @@ struct HeldBackQueryEngine {
     }
 }
 
-/// `LIKE` over UTF-16 code units: `?` is one unit, `*` any run.
+/// `LIKE` over UTF-16 code units: `?` is one unit, `*` any run (the self-test's matcher).
 private func likeUTF16(_ t: [UInt16], _ p: [UInt16]) -> Bool {
-    let star = UInt16(UInt8(ascii: "*")), question = UInt16(UInt8(ascii: "?"))
-    var ti = 0, pi = 0, starP = -1, starT = 0
-    while ti < t.count {
-        if pi < p.count, p[pi] == question || (p[pi] != star && p[pi] == t[ti]) {
-            ti += 1; pi += 1
-        } else if pi < p.count, p[pi] == star {
-            starP = pi; starT = ti; pi += 1
-        } else if starP >= 0 {
-            pi = starP + 1; starT += 1; ti = starT
-        } else {
-            return false
-        }
-    }
-    while pi < p.count, p[pi] == star { pi += 1 }
-    return pi == p.count
+    FaultyEvaluator.wildcard(t, p, any: UInt16(UInt8(ascii: "*")), one: UInt16(UInt8(ascii: "?")))
 }
 
 /// SQLite's `lower()`: ASCII letters only.
