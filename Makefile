@@ -18,7 +18,7 @@ help:
 	@echo "make test         install what the tests need, then swift test"
 	@echo "make test-tsan    the concurrency stress run (readers beside a writer, LMDB map growth, graph contexts) under ThreadSanitizer"
 	@echo "make test-example the outside backend of Examples/OutsideBackend: built against this package, its kit tests, its own CLI measuring it beside sqlite"
-	@echo "make kit CASE=queries.inList  run the kit tests matching CASE (a regular expression); fails when none matches"
+	@echo "make kit CASE='queries.inList\\b'  run the tests matching CASE (a regular expression); fails when none matches"
 	@echo "make kit-score    the kit's mutation score on the held-back faults (several minutes)"
 	@echo "make test-floors-optimized  the floor tests (equal work, allocations) in an optimized build, as the runner runs floors"
 	@echo "make deps         install missing system packages: $(PACKAGES)"

@@ -16,9 +16,13 @@ enum Registry {
     /// Adds outside backends and programs. Throws when a name is taken, by a built-in one or by
     /// another in the same call: a report must never mix two backends under one name.
     static func register(backends: [BackendDescriptor], programs: [FloorProgram]) throws {
+        // `--backends` takes a comma-separated list: a name with a comma or a space could never be picked.
+        for d in backends where d.name.isEmpty || d.name.contains(where: { $0 == "," || $0.isWhitespace }) {
+            throw RegistryError("backend name '\(d.name)' cannot be selected on the command line: use letters, digits, '+', '-' or '.', no commas or spaces")
+        }
         var seen = Set(names)
         for d in backends where !seen.insert(d.name).inserted {
-            throw RegistryError("a backend named '\(d.name)' is already registered (built-in: \(BuiltinBackends.all.map(\.name).joined(separator: ", "))); give yours another name")
+            throw RegistryError("the backend name '\(d.name)' is already taken (taken: \(names.joined(separator: ", "))); give yours another name")
         }
         var programIDs = Set(Self.programs.map(\.id))
         for p in programs where !programIDs.insert(p.id).inserted {

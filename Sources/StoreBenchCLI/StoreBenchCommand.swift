@@ -29,7 +29,7 @@ struct BackendName: ExpressibleByArgument, Hashable {
 /// Options shared by the commands that pick backends.
 struct BackendOptions: ParsableArguments {
     @Option(name: [.customLong("backend"), .customShort("b")],
-            help: "A backend to use; repeat for several. Default: every built-in backend.")
+            help: "A backend to use; repeat for several. Default: every registered backend (the built-in ones and any an outside package added).")
     var backends: [BackendName] = []
 
     var selected: [String] {

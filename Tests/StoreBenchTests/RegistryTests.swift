@@ -15,6 +15,9 @@ struct RegistryTests {
         var a = SQLiteStore.descriptor
         a.name = "outside-\(UUID().uuidString.prefix(8))"
         #expect(throws: RegistryError.self) { try Registry.register(backends: [a, a], programs: []) }
+        var listed = a
+        listed.name = "my,cache"
+        #expect(throws: RegistryError.self) { try Registry.register(backends: [listed], programs: []) }
         #expect(Registry.names == before)
 
         try Registry.register(backends: [a], programs: [])

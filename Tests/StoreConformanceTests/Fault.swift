@@ -33,6 +33,9 @@ enum Fault: String, CaseIterable, Sendable {
     case updateOfMissingIgnored
     /// A read transaction sees writes committed after it began.
     case noSnapshot
+    /// A read transaction's first read is answered outside it (a caching layer serving it before
+    /// the engine took its snapshot), so the snapshot starts at the second read.
+    case firstReadBeforeSnapshot
     /// An iteration inside another iteration of the same transaction finds no rows (the
     /// inner one consumed a shared cursor).
     case nestedIterationEmpty
@@ -209,6 +212,7 @@ extension Fault {
         case .rollbackIgnored: "transactions.rollbackOnThrow"
         case .updateOfMissingIgnored: "crud.updateMissingIsNotFound"
         case .noSnapshot: "transactions.snapshotReadIgnoresConcurrentCommit"
+        case .firstReadBeforeSnapshot: "transactions.snapshotHoldsFromTheFirstReadOfAnyKind"
         case .nestedIterationEmpty: "reentrancy.forEachInsideForEachOfTheSameQuery"
         case .closeInsideTransactionIgnored: "reentrancy.closeInsideATransactionIsBusyAndChangesNothing"
         case .verifyCriesWolf: "persistence.verifyIsCleanOnASoundStore"

@@ -42,7 +42,11 @@ final class FaultyRepository: Repository {
             // Every call runs in a transaction of its own: no snapshot across calls.
             return try body(FaultyTransaction(fault: fault, state: state, autocommitRepository: inner))
         }
-        return try inner.read { try body(FaultyTransaction(fault: fault, state: state, read: $0)) }
+        return try inner.read { tx in
+            let faulty = FaultyTransaction(fault: fault, state: state, read: tx)
+            if fault == .firstReadBeforeSnapshot { faulty.firstReadOutside = inner }
+            return try body(faulty)
+        }
     }
 
     func write<T>(_ body: (any WriteTransaction) throws -> T) throws -> T {

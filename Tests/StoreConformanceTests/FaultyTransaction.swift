@@ -23,8 +23,16 @@ final class FaultyTransaction: WriteTransaction {
 
     var schema: Schema { reader?.schema ?? autocommit!.schema }
 
-    /// Runs a read on the wrapped transaction, or in a fresh one (for `noSnapshot`).
+    /// Under `firstReadBeforeSnapshot`: the store the first read goes to, outside the transaction.
+    var firstReadOutside: (any Repository)?
+
+    /// Runs a read on the wrapped transaction, or in a fresh one (for `noSnapshot`, and the
+    /// first read under `firstReadBeforeSnapshot`).
     private func onReader<T>(_ body: (any ReadTransaction) throws -> T) throws -> T {
+        if let outside = firstReadOutside {
+            firstReadOutside = nil
+            return try outside.read(body)
+        }
         if let reader { return try body(reader) }
         return try autocommit!.read(body)
     }

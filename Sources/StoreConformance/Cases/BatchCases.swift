@@ -172,7 +172,7 @@ enum BatchCases {
             let before = try ctx.dump()
             let batch = try [CRUDCases.newUser(ctx, 2000, "first"), CRUDCases.newUser(ctx, 2001, "second"), CRUDCases.newUser(ctx, 2002, "ann")]
             // Caught inside the transaction, which then commits: the operation alone must be atomic.
-            try ctx.write { tx in
+            _ = try ctx.write { tx in
                 try ctx.expectError(.conflict, "a batch whose third record takes ann's username") { try tx.insert(contentsOf: batch) }
             }
             try ctx.expectEqual(try ctx.dump(), before, "store after the refused batch, committed")
@@ -187,7 +187,7 @@ enum BatchCases {
             let before = try ctx.dump()
             // In key order: aaa (free), cafe (linked to Post 10: deny), zzz (free).
             // Caught inside the transaction, which then commits: the operation alone must be atomic.
-            try ctx.write { tx in
+            _ = try ctx.write { tx in
                 try ctx.expectError(.constraintViolation, "delete-where over three tags, one of them linked (deny)") {
                     _ = try tx.delete("Tag", where: try StorePredicate(format: "name IN %@", ["aaa", "cafe", "zzz"]))
                 }

@@ -177,7 +177,7 @@ enum CRUDCases {
             let before = try ctx.dump()
             // username (last in name order, and the only change that can fail late) takes ann's.
             // Caught inside the transaction, which then commits: the operation alone must be atomic.
-            try ctx.write { tx in
+            _ = try ctx.write { tx in
                 try ctx.expectError(.conflict, "an update of five attributes whose username is taken") {
                     try tx.update("User", id: 2, set: ["active": true, "age": 99, "displayName": "X", "score": 9.5, "username": "ann"])
                 }

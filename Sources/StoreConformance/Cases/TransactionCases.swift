@@ -97,6 +97,46 @@ enum TransactionCases {
             try ctx.expectEqual(second, first, "user count inside one read transaction after a concurrent commit")
             try ctx.expectEqual(try ctx.read { try $0.count(Query("User")) }, 6, "user count in a later read")
         },
+        // Found by a new user's caching wrapper, which served a transaction's first fetch from
+        // its cache before the engine's snapshot existed: the snapshot must hold from the first
+        // read, whatever kind of read that is.
+        ConformanceCase("transactions", "snapshotHoldsFromTheFirstReadOfAnyKind", requires: .snapshotReads) { ctx in
+            try ctx.seed()
+            let repo = try ctx.repository
+            let firstReads: [(String, (any ReadTransaction) throws -> Void)] = [
+                ("fetch by key", { _ = try $0.fetch("User", id: 1) }),
+                ("fetch of a query", { _ = try $0.fetch(Query("User", where: "id" == 1)) }),
+                ("count", { _ = try $0.count(Query("User")) }),
+                ("related", { _ = try $0.related("User", id: 1, via: "posts") }),
+                ("forEach", { try $0.forEach(Query("User", where: "id" == 1)) { _ in } }),
+            ]
+            for (round, (kind, firstRead)) in firstReads.enumerated() {
+                let before = try ctx.read { try $0.fetch("User", id: 1) }
+                let users = try ctx.read { try $0.count(Query("User")) }
+                let newcomer = try CRUDCases.newUser(ctx, 100 + round, "new\(round)")
+                let seen = try ctx.read { tx -> (Record?, Int, String?) in
+                    try firstRead(tx)
+                    let done = DispatchSemaphore(value: 0)
+                    let box = ErrorBox()
+                    Thread {
+                        do {
+                            try repo.write { w in
+                                try w.update("User", id: 1, set: ["username": .string("changed\(round)")])
+                                try w.insert(newcomer)
+                            }
+                        } catch { box.set("\(error)") }
+                        done.signal()
+                    }.start()
+                    guard done.wait(timeout: .now() + 10) == .success else {
+                        return (nil, -1, "the writer did not finish within 10 s while a reader was open")
+                    }
+                    return (try tx.fetch("User", id: 1), try tx.count(Query("User")), box.get())
+                }
+                if let writerError = seen.2 { throw ConformanceFailure("concurrent writer after a first \(kind): \(writerError)") }
+                try ctx.expectEqual(seen.0, before, "User 1 read after a concurrent commit, in a transaction whose first read was a \(kind)")
+                try ctx.expectEqual(seen.1, users, "users counted after a concurrent commit, in a transaction whose first read was a \(kind)")
+            }
+        },
         ConformanceCase("transactions", "concurrentReadersAndWriter", requires: .concurrentReaders) { ctx in
             try ctx.seed()
             let repo = try ctx.repository
