@@ -24,22 +24,17 @@ enum GRDBErrors {
 }
 
 /// Registers StoreSQL's functions (`SQLFunctions`) on a GRDB connection. Internal.
+///
+/// As C functions (CRowChecksum's, shared with SQLiteStore) on GRDB's connection rather than
+/// GRDB `DatabaseFunction`s: GRDB reads text arguments as C strings, so a string holding a NUL
+/// reached `[c]`, `[d]` and `LIKE` cut there; and the checksum runs once per row written,
+/// without GRDB's per-argument wrapping.
 enum GRDBFunctions {
-    static let fold = DatabaseFunction(SQLFunctions.fold, argumentCount: 2, pure: true) { values in
-        guard let text = String.fromDatabaseValue(values[0]) else { return nil }
-        return SQLFunctions.fold(text, options: Int64.fromDatabaseValue(values[1]) ?? 0)
-    }
-
-    static let like = DatabaseFunction(SQLFunctions.like, argumentCount: 3, pure: true) { values in
-        guard let text = String.fromDatabaseValue(values[0]), let pattern = String.fromDatabaseValue(values[1]) else { return nil }
-        return SQLFunctions.like(text, foldedPattern: pattern, options: Int64.fromDatabaseValue(values[2]) ?? 0)
-    }
-
     static func register(on db: Database) throws {
-        db.add(function: fold)
-        db.add(function: like)
-        // Runs once per row written: registered as C, without GRDB's per-argument wrapping.
-        let rc = sb_register_row_checksum(db.sqliteConnection)
+        var rc = sb_register_text_functions(db.sqliteConnection, SQLFunctions.fold, SQLFunctions.like,
+                                            SQLFunctions.foldBytes, SQLFunctions.likeBytes)
+        guard rc == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: rc), message: "cannot register \(SQLFunctions.fold)") }
+        rc = sb_register_row_checksum(db.sqliteConnection)
         guard rc == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: rc), message: "cannot register \(SQLFunctions.rowChecksum)") }
     }
 }

@@ -10,4 +10,18 @@ struct sqlite3;
 /// keeps the sum beside every record and `verify()` recomputes it. Returns a SQLite result code.
 int sb_register_row_checksum(struct sqlite3 *db);
 
+/// Folds `length` bytes of UTF-8 text under StoreSQL's options; returns a `malloc`ed result
+/// (SQLite frees it) and its length in `outLength`, or NULL when out of memory.
+typedef unsigned char *(*sb_fold_text)(const unsigned char *text, int length, long long options,
+                                                 long long *outLength);
+/// 1 when the text matches the folded `LIKE` pattern under the options, else 0.
+typedef int (*sb_like_text)(const unsigned char *text, int textLength, const unsigned char *pattern,
+                            int patternLength, long long options);
+
+/// Registers `foldName(text, options)` and `likeName(text, foldedPattern, options)` on a
+/// connection as C functions that hand the text's bytes and length (NULs included) to `fold`
+/// and `like`. NULL text gives NULL. Returns a SQLite result code.
+int sb_register_text_functions(struct sqlite3 *db, const char *foldName, const char *likeName,
+                               sb_fold_text fold, sb_like_text like);
+
 #endif
