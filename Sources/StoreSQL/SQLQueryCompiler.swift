@@ -136,16 +136,19 @@ public struct SQLQueryCompiler {
         case .contains(let s):
             if s.isEmpty { return ("\(expr) IS NOT NULL", false) }
             return ("instr(\(x), \(bind(.string(s)))) > 0", true)
+        // Prefixes and suffixes compare bytes (a UTF-8 prefix of whole scalars is a scalar
+        // prefix): SQLite's substr() and length() on text stop at the first NUL, on a BLOB they
+        // count every byte.
         case .beginsWith(let s):
             if s.isEmpty { return ("\(expr) IS NOT NULL", false) }
-            let n = bind(.int64(Int64(s.unicodeScalars.count))), prefix = bind(.string(s))
-            return ("substr(\(x), 1, \(n)) = \(prefix)", true)
+            let n = bind(.int64(Int64(s.utf8.count))), prefix = bind(.bytes(Array(s.utf8)))
+            return ("substr(CAST(\(x) AS BLOB), 1, \(n)) = \(prefix)", true)
         case .endsWith(let s):
             if s.isEmpty { return ("\(expr) IS NOT NULL", false) }
             // Placeholders are bound in the order they appear in the SQL.
-            let n = Int64(s.unicodeScalars.count)
-            let atLeast = bind(.int64(n)), from = bind(.int64(-n)), suffix = bind(.string(s))
-            return ("(length(\(x)) >= \(atLeast) AND substr(\(x), \(from)) = \(suffix))", true)
+            let n = Int64(s.utf8.count)
+            let atLeast = bind(.int64(n)), from = bind(.int64(-n)), suffix = bind(.bytes(Array(s.utf8)))
+            return ("(length(CAST(\(x) AS BLOB)) >= \(atLeast) AND substr(CAST(\(x) AS BLOB), \(from)) = \(suffix))", true)
         case .like(let p):
             return ("\(SQLFunctions.like)(\(expr), \(bind(.string(p))), \(c.options.rawValue))", true)
         }

@@ -435,5 +435,23 @@ enum QueryCases {
             try ctx.expectIDs("User", "age BETWEEN {25.5, 30.5}", are: ids(1, 4))
             try ctx.expectIDs("Post", "score >= 4.5", are: ids(10, 12, 15))
         },
+        // [c], [d] and LIKE see every byte of a string, NULs included (GRDB's own function API
+        // read text as a C string and cut it at the NUL).
+        ConformanceCase.seeded("queries", "textOperatorsSeeStringsWholeWithNUL") { ctx in
+            try ctx.write { tx in
+                try tx.insert(try CaseSupport.user(ctx, 30, ["displayName": "Ab\u{0}Cd"]))
+                try tx.insert(try CaseSupport.user(ctx, 31, ["displayName": "ab\u{0}xé"]))
+                try tx.insert(try CaseSupport.user(ctx, 32, ["displayName": "Ab"]))
+            }
+            let q = { (format: String, operand: String) in
+                Query("User", where: try StorePredicate(format: format, .string(operand)), sort: [.asc("id")])
+            }
+            try ctx.expectIDs(try q("displayName ==[c] %@", "ab\u{0}cd"), ids(30), "==[c] across a NUL")
+            try ctx.expectIDs(try q("displayName BEGINSWITH[c] %@", "AB\u{0}"), ids(30, 31), "BEGINSWITH[c] ending in a NUL")
+            try ctx.expectIDs(try q("displayName CONTAINS[c] %@", "\u{0}c"), ids(30), "CONTAINS[c] from a NUL")
+            try ctx.expectIDs(try q("displayName ENDSWITH[cd] %@", "\u{0}XE"), ids(31), "ENDSWITH[cd] across a NUL")
+            try ctx.expectIDs(try q("displayName LIKE[c] %@", "ab?c*"), ids(30), "LIKE[c] whose ? is the NUL")
+            try ctx.expectIDs(try q("displayName LIKE %@", "Ab"), ids(32), "LIKE of the text before the NUL alone")
+        },
     ]
 }
