@@ -65,6 +65,7 @@ test-example: deps
 	cd $(EXAMPLE) && $(SWIFT) build --build-tests
 	cd $(EXAMPLE) && $(SWIFT) test --skip-build
 	$(EXAMPLE_BIN) list | grep -q '^| counting+sqlite | sqlite |'
+	$(EXAMPLE_BIN) run --help | grep -q '^USAGE: counting-bench run'
 	$(EXAMPLE_BIN) conformance --backend counting+sqlite > $(EXAMPLE)/.build/conformance.md
 	rm -rf $(EXAMPLE)/.build/report
 	$(EXAMPLE_BIN) run --backends counting+sqlite,sqlite --workloads crud.read-pk.single,crud.insert.single \

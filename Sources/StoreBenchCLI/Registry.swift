@@ -1,3 +1,4 @@
+import Foundation
 import StoreBench
 import StoreCore
 
@@ -12,6 +13,13 @@ enum Registry {
     static var names: [String] { backends.map(\.name) }
 
     static func backend(named name: String) -> BackendDescriptor? { backends.first { $0.name == name } }
+
+    /// The name usage lines give the command: the running executable's (`storebench`, or an
+    /// outside package's own).
+    static var programName: String {
+        let name = URL(fileURLWithPath: CommandLine.arguments.first ?? "storebench").lastPathComponent
+        return name.isEmpty ? "storebench" : name
+    }
 
     /// Adds outside backends and programs. Throws when a name is taken, by a built-in one or by
     /// another in the same call: a report must never mix two backends under one name.

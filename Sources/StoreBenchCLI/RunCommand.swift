@@ -129,7 +129,7 @@ struct RunCommand: ParsableCommand {
         plan.countAllocations = !noAllocations && !counting
         plan.includeFloors = !noFloors
         plan.runConformance = !noConformance && !counting
-        plan.command = "storebench " + CommandLine.arguments.dropFirst().joined(separator: " ")
+        plan.command = Registry.programName + " " + CommandLine.arguments.dropFirst().joined(separator: " ")
         if MachineInfo.buildConfiguration != "release" {
             StandardError.write("note: this is a debug build; measure with `swift build -c release` (the report says debug)\n")
         }

@@ -2,8 +2,11 @@ import ArgumentParser
 
 /// The root command; `StoreBenchCLI.main` runs it.
 struct StoreBenchCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "storebench",
+    /// Computed, so that usage lines name the executable an outside package built
+    /// (`counting-bench run …`), not `storebench`.
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+        commandName: Registry.programName,
         abstract: "Choose a Swift persistence backend by measurement.",
         discussion: """
             StoreBench measures every backend behind one repository protocol on identical data. \
@@ -12,7 +15,8 @@ struct StoreBenchCommand: ParsableCommand {
             """,
         subcommands: [RunCommand.self, CompareCommand.self, ListCommand.self, ConformanceCommand.self, ReportCommand.self,
                       ExplainCommand.self, VerifyCommand.self, TortureCommand.self, DamageCommand.self, ProbeCommand.self, GraphMemoryCommand.self, CellCommand.self, TortureWriterCommand.self, DamageProbeCommand.self]
-    )
+        )
+    }
 }
 
 /// A backend name given on the command line; `--help` lists the built-in ones.
