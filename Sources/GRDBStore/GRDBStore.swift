@@ -25,7 +25,7 @@ public final class GRDBStore: Repository, @unchecked Sendable {
     public let schema: Schema
     public let path: String
     public let options: StoreOptions
-    public let capabilities: Capabilities = [.persistence, .snapshotReads, .concurrentReaders, .schemaVersioning, .integrityCheck]
+    public let capabilities: Capabilities = [.persistence, .snapshotReads, .concurrentReaders, .schemaVersioning, .migrations, .integrityCheck]
 
     let mapping: SQLSchemaMapping
     private let pool: DatabasePool
@@ -57,7 +57,7 @@ public final class GRDBStore: Repository, @unchecked Sendable {
                 // commit, as SQLiteStore and the floor do.
                 let synchronous = options.durability == .durable ? "FULL" : "NORMAL"
                 try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(synchronous)") }
-                try pool.write { db in try SQLStoreMetadata.prepare(GRDBExecutor(db), mapping: mapping, path: path) }
+                try pool.write { db in try SQLStoreMetadata.prepare(GRDBExecutor(db), mapping: mapping, path: path, migrations: options.migrations) }
             }
         } catch {
             try? pool.close()
@@ -138,4 +138,9 @@ public final class GRDBStore: Repository, @unchecked Sendable {
         defer { lock.withLock { activeThreads.removeAll { pthread_equal($0, me) != 0 } } }
         return try body()
     }
+}
+
+extension GRDBStore: StoreLocating {
+    /// The database file (`StoreMigrations` keys migrations by it).
+    public var storeLocation: String { path }
 }

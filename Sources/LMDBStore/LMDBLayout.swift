@@ -37,11 +37,75 @@ struct LMDBLayout: Sendable {
     static func indexName(_ e: Entity, _ i: IndexDescription) -> String { "\(e.name)#\(i.attributes.joined(separator: ","))" }
     static func relationshipName(_ e: Entity, _ r: Relationship) -> String { "\(e.name).\(r.name)" }
 
-    /// Opens the layout's databases, creating them in a new environment. Throws `corrupted` for
-    /// an environment that is not a StoreBench store and `schemaMismatch` for another schema.
-    static func open(_ txn: LMDBTxn, schema: Schema, path: String) throws -> LMDBLayout {
+    /// Opens the layout's databases, creating them in a new environment, and runs the
+    /// migration (or the delete-and-recreate) `migrations` gives for a store of an older
+    /// version. Throws `corrupted` for an environment that is not a StoreBench store and
+    /// `schemaMismatch` for another schema no migration reaches.
+    static func open(_ txn: LMDBTxn, schema: Schema, path: String, migrations: MigrationPlan? = nil) throws -> LMDBLayout {
         let h = try txn.live
-        func dbi(_ name: String, _ flags: Int32, create: Bool) throws -> MDB_dbi {
+        var metaDBI: MDB_dbi = 0
+        let rc = mdb_dbi_open(h, "sb_meta", 0, &metaDBI)
+        if rc == MDB_NOTFOUND {
+            // A new store has an empty main database; anything else is someone else's data.
+            var main: MDB_dbi = 0
+            try LMDBError.check(mdb_dbi_open(h, nil, 0, &main), "cannot open the main database of \(path)")
+            guard try txn.entries(main) == 0 else {
+                throw StoreError(.corrupted, "\(path) is an LMDB environment but not a StoreBench store (no sb_meta database)")
+            }
+            return try create(txn, schema: schema, path: path)
+        }
+        try LMDBError.check(rc, "cannot open the sb_meta database of \(path)")
+        let stored = try checkMeta(txn, metaDBI, path: path)
+        switch try MigrationPlan.decide(migrations, storedVersion: stored.version, fingerprint: stored.fingerprint, schema: schema, path: path) {
+        case .current:
+            return try handles(txn, schema: schema, create: false, path: path)
+        case .recreate:
+            return try StoreMigrations.run(at: path, to: schema.version) {
+                try dropAll(txn, path: path)
+                return try create(txn, schema: schema, path: path)
+            }
+        case .migrate(let stages):
+            return try StoreMigrations.run(at: path, to: schema.version) {
+                for stage in stages { try LMDBMigration(stage: stage, txn: txn, path: path, progress: migrations?.progress).run() }
+                try writeVersion(txn, metaDBI, schema)
+                return try handles(txn, schema: schema, create: false, path: path)
+            }
+        }
+    }
+
+    /// `sb_meta` and every database of the schema, in an empty environment.
+    private static func create(_ txn: LMDBTxn, schema: Schema, path: String) throws -> LMDBLayout {
+        var metaDBI: MDB_dbi = 0
+        try LMDBError.check(mdb_dbi_open(try txn.live, "sb_meta", UInt32(MDB_CREATE), &metaDBI), "cannot create the sb_meta database of \(path)")
+        try txn.put(metaDBI, Array("format".utf8), Array(String(RecordCodec.format).utf8))
+        try writeVersion(txn, metaDBI, schema)
+        return try handles(txn, schema: schema, create: true, path: path)
+    }
+
+    private static func writeVersion(_ txn: LMDBTxn, _ meta: MDB_dbi, _ schema: Schema) throws {
+        try txn.put(meta, Array("schema_version".utf8), Array(String(schema.version).utf8))
+        try txn.put(meta, Array("schema_fingerprint".utf8), Array(schema.fingerprint.utf8))
+    }
+
+    /// Deletes every named database (delete-and-recreate).
+    private static func dropAll(_ txn: LMDBTxn, path: String) throws {
+        let h = try txn.live
+        var main: MDB_dbi = 0
+        try LMDBError.check(mdb_dbi_open(h, nil, 0, &main), "cannot open the main database of \(path)")
+        var names: [String] = []
+        try LMDBCursor(txn, main).forEachEntry { k, _ in names.append(String(decoding: k, as: UTF8.self)) }
+        for name in names {
+            var d: MDB_dbi = 0
+            try LMDBError.check(mdb_dbi_open(h, name, 0, &d), "cannot open the database '\(name)' of \(path)")
+            try LMDBError.check(mdb_drop(h, d, 1), "cannot drop the database '\(name)' of \(path)")
+        }
+    }
+
+    /// The handles of the schema's databases, created when `create` (else a missing one is
+    /// `corrupted`).
+    static func handles(_ txn: LMDBTxn, schema: Schema, create: Bool, path: String) throws -> LMDBLayout {
+        let h = try txn.live
+        func dbi(_ name: String, _ flags: Int32) throws -> MDB_dbi {
             var d: MDB_dbi = 0
             let rc = mdb_dbi_open(h, name, UInt32(flags | (create ? MDB_CREATE : 0)), &d)
             if rc == MDB_NOTFOUND || rc == MDB_INCOMPATIBLE {
@@ -51,37 +115,15 @@ struct LMDBLayout: Sendable {
             try LMDBError.check(rc, "cannot open the database '\(name)'")
             return d
         }
-
-        var metaDBI: MDB_dbi = 0
-        let rc = mdb_dbi_open(h, "sb_meta", 0, &metaDBI)
-        let create: Bool
-        if rc == MDB_NOTFOUND {
-            // A new store has an empty main database; anything else is someone else's data.
-            var main: MDB_dbi = 0
-            try LMDBError.check(mdb_dbi_open(h, nil, 0, &main), "cannot open the main database of \(path)")
-            guard try txn.entries(main) == 0 else {
-                throw StoreError(.corrupted, "\(path) is an LMDB environment but not a StoreBench store (no sb_meta database)")
-            }
-            metaDBI = try dbi("sb_meta", 0, create: true)
-            try txn.put(metaDBI, Array("format".utf8), Array(String(RecordCodec.format).utf8))
-            try txn.put(metaDBI, Array("schema_version".utf8), Array(String(schema.version).utf8))
-            try txn.put(metaDBI, Array("schema_fingerprint".utf8), Array(schema.fingerprint.utf8))
-            create = true
-        } else {
-            try LMDBError.check(rc, "cannot open the sb_meta database of \(path)")
-            try checkMeta(txn, metaDBI, schema: schema, path: path)
-            create = false
-        }
-
         var primary: [MDB_dbi] = [], indexes: [[Index]] = [], relationships: [[MDB_dbi]] = []
         for e in schema.entities {
-            primary.append(try dbi(e.name, 0, create: create))
+            primary.append(try dbi(e.name, 0))
             indexes.append(try e.indexes.map { i in
                 let ordinals = i.attributes.map { e.ordinal(of: $0)! }
                 return Index(description: i, ordinals: ordinals, types: ordinals.map { e.attributes[$0].type },
-                             dbi: try dbi(indexName(e, i), MDB_DUPSORT, create: create), name: indexName(e, i))
+                             dbi: try dbi(indexName(e, i), MDB_DUPSORT), name: indexName(e, i))
             })
-            relationships.append(try e.relationships.map { try dbi(relationshipName(e, $0), MDB_DUPSORT, create: create) })
+            relationships.append(try e.relationships.map { try dbi(relationshipName(e, $0), MDB_DUPSORT) })
         }
         let inverses = schema.entities.map { e in
             e.relationships.map { r -> MDB_dbi in
@@ -92,7 +134,8 @@ struct LMDBLayout: Sendable {
         return LMDBLayout(primary: primary, indexes: indexes, relationships: relationships, inverses: inverses)
     }
 
-    private static func checkMeta(_ txn: LMDBTxn, _ meta: MDB_dbi, schema: Schema, path: String) throws {
+    /// The stored version and fingerprint, after checking the record format.
+    private static func checkMeta(_ txn: LMDBTxn, _ meta: MDB_dbi, path: String) throws -> (version: String?, fingerprint: String?) {
         func text(_ key: String) throws -> String? {
             try txn.get(meta, Array(key.utf8)).map { String(decoding: $0, as: UTF8.self) }
         }
@@ -103,7 +146,7 @@ struct LMDBLayout: Sendable {
         guard format == String(RecordCodec.format) else {
             throw StoreError(.corrupted, "\(path): sb_meta has an unknown format \(format.map { "'\($0)'" } ?? "(none)")")
         }
-        try schema.checkStored(version: try text("schema_version"), fingerprint: try text("schema_fingerprint"), path: path)
+        return (try text("schema_version"), try text("schema_fingerprint"))
     }
 
     // MARK: Keys

@@ -39,7 +39,7 @@ public final class LMDBStore: Repository, @unchecked Sendable {
     public let directory: URL
     public let options: StoreOptions
     public let mapLimits: MapSize
-    public let capabilities: Capabilities = [.persistence, .snapshotReads, .concurrentReaders, .schemaVersioning, .integrityCheck]
+    public let capabilities: Capabilities = [.persistence, .snapshotReads, .concurrentReaders, .schemaVersioning, .migrations, .integrityCheck]
 
     let env: LMDBEnvironment
     let layout: LMDBLayout
@@ -67,13 +67,13 @@ public final class LMDBStore: Repository, @unchecked Sendable {
         try OpenEnvironments.claim(path)
         do {
             try Self.checkDataFile(path)
-            let env = try LMDBEnvironment(directory: path, maxDatabases: LMDBLayout.databaseCount(schema),
+            // A migration opens the databases of every schema it passes through.
+            let migrating = options.migrations?.migrations.reduce(0) { $0 + LMDBLayout.databaseCount($1.source) } ?? 0
+            let env = try LMDBEnvironment(directory: path, maxDatabases: LMDBLayout.databaseCount(schema) + migrating,
                                           mapSize: mapSize.initial, durability: options.durability)
             do {
                 try Self.checkSize(env)
-                let txn = try LMDBTxn(try env.live(), region: env.region, readOnly: false)
-                layout = try LMDBLayout.open(txn, schema: schema, path: path)
-                try txn.commit()
+                layout = try Self.openLayout(env, schema: schema, path: path, migrations: options.migrations, maximumMap: mapSize.maximum)
             } catch {
                 env.close()
                 throw error
@@ -82,6 +82,26 @@ public final class LMDBStore: Repository, @unchecked Sendable {
         } catch {
             OpenEnvironments.release(path)
             throw error
+        }
+    }
+
+    /// Opens (creates, migrates) the layout in one write transaction. A migration that fills
+    /// the map is aborted, the map doubled (up to `maximumMap`) and the migration run again.
+    private static func openLayout(_ env: LMDBEnvironment, schema: Schema, path: String,
+                                   migrations: MigrationPlan?, maximumMap: Int) throws -> LMDBLayout {
+        while true {
+            let txn = try LMDBTxn(try env.live(), region: env.region, readOnly: false)
+            do {
+                let layout = try LMDBLayout.open(txn, schema: schema, path: path, migrations: migrations)
+                try txn.commit()
+                return layout
+            } catch let error as StoreError where error.nativeCode == MDB_MAP_FULL && env.mapSize < maximumMap {
+                txn.abort()
+                try env.setMapSize(min(maximumMap, env.mapSize * 2))
+            } catch {
+                txn.abort()
+                throw error
+            }
         }
     }
 
@@ -296,4 +316,9 @@ public final class LMDBStore: Repository, @unchecked Sendable {
             throw StoreError(.corrupted, "\(data) is truncated: \(size) bytes, but its pages reach \(needed) bytes")
         }
     }
+}
+
+extension LMDBStore: StoreLocating {
+    /// The environment directory (`StoreMigrations` keys migrations by it).
+    public var storeLocation: String { directory.standardizedFileURL.path }
 }

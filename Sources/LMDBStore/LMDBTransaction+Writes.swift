@@ -141,6 +141,16 @@ extension LMDBTransaction {
         for (i, index) in indexes.enumerated() { try txn.put(index.dbi, indexKeys[i], key) }
     }
 
+    /// Adds the index entries of a record stored at `key` (a migration rebuilding indexes),
+    /// unique ones checked against the entries added before.
+    func addIndexEntries(_ e: Entity, _ r: Record, key: [UInt8]) throws {
+        for index in layout.indexes[e.index] {
+            let indexKey = LMDBLayout.indexKey(index, r.values)
+            if index.description.isUnique { try checkUnique(e, index, indexKey, r.values, excluding: key) }
+            try txn.put(index.dbi, indexKey, key)
+        }
+    }
+
     /// Replaces a record's attributes, moving the index entries whose values changed.
     private func replace(_ e: Entity, _ key: [UInt8], old: Record, new: Record) throws {
         var moves: [(dbi: MDB_dbi, from: [UInt8], to: [UInt8])] = []

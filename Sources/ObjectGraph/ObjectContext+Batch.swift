@@ -55,7 +55,9 @@ extension ObjectContext {
     private func withWrite<T>(_ body: (any WriteTransaction) throws -> T) throws -> T {
         if let poison { throw poison }
         switch binding {
-        case .repository: return try graph.store.write(body)
+        case .repository:
+            try graph.checkStoreVersion()
+            return try graph.store.write(body)
         case .write(let tx): return try body(tx)
         case .read: throw StoreError(.unsupported, "this context reads inside a read transaction and cannot write")
         }

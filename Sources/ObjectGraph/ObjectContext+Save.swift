@@ -24,6 +24,7 @@ extension ObjectContext {
         let plan = try SavePlan(self)
         switch binding {
         case .repository:
+            try graph.checkStoreVersion()
             try graph.store.write { tx in try plan.perform(in: tx) }
         case .read:
             throw StoreError(.unsupported, "this context reads inside a read transaction and cannot save")

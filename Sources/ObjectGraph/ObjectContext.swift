@@ -291,6 +291,7 @@ public final class ObjectContext {
     /// Runs `body` with the open store transaction, or opens a read transaction for it.
     func withRead<T>(_ body: (any ReadTransaction) throws -> T) throws -> T {
         if let tx = activeRead { return try body(tx) }
+        try graph.checkStoreVersion()
         return try graph.store.read { tx in
             activeRead = tx
             defer { activeRead = nil }

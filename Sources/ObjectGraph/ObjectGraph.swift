@@ -30,9 +30,20 @@ public final class ObjectGraph: Repository {
     let model: GraphModel
     private let inboxes = Locked<[WeakInbox]>([])
 
+    /// Where the store lives, when it says (`StoreLocating`).
+    private let storeLocation: String?
+
     public init(store: any Repository) {
         self.store = store
         model = GraphModel(store.schema)
+        storeLocation = (store as? StoreLocating)?.storeLocation
+    }
+
+    /// Refuses a store that is being migrated in this process (`busy`), or that another open
+    /// migrated past this graph's schema (`schemaMismatch`): every transaction of the graph and
+    /// of its contexts checks first (see `StoreMigrations`).
+    func checkStoreVersion() throws {
+        if let storeLocation { try StoreMigrations.check(storeLocation, version: store.schema.version) }
     }
 
     public var schema: Schema { store.schema }
@@ -46,7 +57,8 @@ public final class ObjectGraph: Repository {
     }
 
     public func read<T>(_ body: (any ReadTransaction) throws -> T) throws -> T {
-        try store.read { tx in
+        try checkStoreVersion()
+        return try store.read { tx in
             let context = ObjectContext(graph: self, binding: .read(tx), mergePolicy: .storeWins)
             // Lives as long as the transaction: repeated fetches are served by its identity map.
             context.retainsRegisteredObjects = true
@@ -55,6 +67,7 @@ public final class ObjectGraph: Repository {
     }
 
     public func write<T>(_ body: (any WriteTransaction) throws -> T) throws -> T {
+        try checkStoreVersion()
         var saved = SavedChanges()
         let result = try store.write { tx in
             let context = ObjectContext(graph: self, binding: .write(tx), mergePolicy: .storeWins)

@@ -24,7 +24,7 @@ public final class SQLiteStore: Repository, @unchecked Sendable {
     public let schema: Schema
     public let path: String
     public let options: StoreOptions
-    public let capabilities: Capabilities = [.persistence, .snapshotReads, .concurrentReaders, .schemaVersioning, .integrityCheck]
+    public let capabilities: Capabilities = [.persistence, .snapshotReads, .concurrentReaders, .schemaVersioning, .migrations, .integrityCheck]
 
     let mapping: SQLSchemaMapping
     private let writeLock = NSLock()
@@ -55,7 +55,7 @@ public final class SQLiteStore: Repository, @unchecked Sendable {
             try db.exec("PRAGMA synchronous = \(options.durability == .durable ? "FULL" : "NORMAL")")
             try db.exec("BEGIN IMMEDIATE")
             do {
-                try SQLStoreMetadata.prepare(db, mapping: mapping, path: path)
+                try SQLStoreMetadata.prepare(db, mapping: mapping, path: path, migrations: options.migrations)
                 try db.exec("COMMIT")
             } catch {
                 try? db.exec("ROLLBACK")
@@ -198,4 +198,9 @@ extension SQLiteStore {
 
     /// The version of the SQLite library in use.
     public static var libraryVersion: String { String(cString: sqlite3_libversion()) }
+}
+
+extension SQLiteStore: StoreLocating {
+    /// The database file (`StoreMigrations` keys migrations by it).
+    public var storeLocation: String { path }
 }

@@ -35,7 +35,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Comma-separated backends (default: all). Known: \(Registry.names.joined(separator: ", ")).")
     var backends: String?
 
-    @Option(help: "Comma-separated workload names, categories (crud, batch, query, rows, memory) or globs like 'crud.*.single'. Default: all.")
+    @Option(help: "Comma-separated workload names, categories (crud, batch, query, rows, memory, migrate) or globs like 'crud.*.single'. Default: all.")
     var workloads: String?
 
     @Option(help: "Comma-separated scales from the fixtures folder (tiny, quick, standard, large). Default: the profile's.")

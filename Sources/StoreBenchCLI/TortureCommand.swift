@@ -17,14 +17,34 @@ struct TortureCommand: ParsableCommand {
             state after the last acknowledged commit, or after the one in flight; `verify` must \
             find it clean. Expected states are rebuilt by replaying the seed on a fresh store.
 
+            With --mode migration, each trial copies a version-1 store (about 2,000 records and \
+            5,000 links) and starts a child that opens it with version 3 and a two-stage migration \
+            (a transform of every user; an entity rename, a new attribute and a new index), \
+            killing it at a seeded moment spread over the migration's measured duration. The \
+            store must then open at version 1 with exactly the old data or at version 3 with \
+            exactly the migrated data, never at version 2 or with part of a stage, and `verify` \
+            must find it clean.
+
             A failing trial's directory is kept and printed; the exit status is 1 when any trial \
             failed. Trials are reproducible: the same --seed gives the same transactions and \
             kill times (the moment a kill lands in the writer's work still varies).
 
-            Example:
+            Examples:
               storebench torture --backend lmdb --trials 200 --seed 7
+              storebench torture --mode migration --trials 300
             """
     )
+
+    /// What the killed child does.
+    enum Mode: String, ExpressibleByArgument, CaseIterable {
+        /// Commits seeded transactions.
+        case writes
+        /// Migrates a store from version 1 to version 3.
+        case migration
+    }
+
+    @Option(help: "What the killed child does: \(Mode.allCases.map(\.rawValue).joined(separator: ", ")) (commits seeded transactions, or migrates a store v1 → v3).")
+    var mode: Mode = .writes
 
     @OptionGroup var backendOptions: BackendOptions
 
@@ -49,34 +69,76 @@ struct TortureCommand: ParsableCommand {
         // A folder of its own, inside --work when given: only it is removed afterwards.
         let root = (work.map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory)
             .appendingPathComponent("storebench-torture-\(UUID().uuidString)")
+        if mode == .migration { return try runMigrationTrials(executable: executable, root: root) }
         var rows: [String] = []
         var failed = 0
         for name in backendOptions.selected {
             let trial = TortureTrial(backend: Registry.backend(named: name)!, executable: executable, durability: durability)
-            var acknowledged = 0, inFlight = 0, early = 0, failures = 0
+            var acknowledged = 0, inFlight = 0, early = 0
             let started = Date()
-            for k in 0..<trials {
-                let dir = root.appendingPathComponent("\(name)-\(seed &+ UInt64(k))")
-                let o = trial.run(seed: seed &+ UInt64(k), in: dir)
+            let failures = eachTrial(name, root: root, kind: "trial") { seed, dir in
+                let o = trial.run(seed: seed, in: dir)
                 acknowledged += o.acknowledged
                 if o.inFlightCommitted { inFlight += 1 }
                 if o.acknowledged == 0 { early += 1 }
-                if let f = o.failure {
-                    failures += 1
-                    StandardError.write("\n\(name) trial seed \(o.seed) (kill after \(o.killAfterMilliseconds) ms, \(o.acknowledged) acknowledged) FAILED: \(f)\n  kept in \(dir.path)\n")
-                } else {
-                    try? FileManager.default.removeItem(at: dir)
-                }
-                progress("\(name): \(k + 1)/\(trials) trials, \(failures) failed", done: k + 1 == trials)
+                return (o.failure, "kill after \(o.killAfterMilliseconds) ms, \(o.acknowledged) acknowledged")
             }
             failed += failures
-            let seconds = Int(Date().timeIntervalSince(started))
-            rows.append("| \(name) | \(trials) | \(acknowledged) | \(inFlight) | \(early) | \(failures) | \(seconds) s |")
+            rows.append("| \(name) | \(trials) | \(acknowledged) | \(inFlight) | \(early) | \(failures) | \(Int(Date().timeIntervalSince(started))) s |")
         }
+        try finish("Crash trials (SIGKILL)", failed: failed, root: root, rows: rows,
+                   header: "| backend | trials | acknowledged commits | in-flight commit found | killed before the first commit | failed | time |")
+    }
+
+    private func runMigrationTrials(executable: URL, root: URL) throws {
+        var rows: [String] = []
+        var failed = 0
+        for name in backendOptions.selected {
+            let started = Date()
+            let setup = root.appendingPathComponent("\(name)-setup")
+            let trial = try MigrationTortureTrial.prepare(backend: Registry.backend(named: name)!, executable: executable,
+                                                          durability: durability, in: setup)
+            var atOld = 0, atNew = 0, finished = 0
+            let failures = eachTrial(name, root: root, kind: "migration trial") { seed, dir in
+                let o = trial.run(seed: seed, in: dir)
+                if o.version == 1 { atOld += 1 } else if o.version == 3 { atNew += 1 }
+                if o.finishedFirst { finished += 1 }
+                return (o.failure, "kill after \(o.killAfterMilliseconds) ms")
+            }
+            failed += failures
+            if failures == 0 { try? FileManager.default.removeItem(at: setup) }
+            rows.append("| \(name) | \(trials) | \(Int((trial.childSeconds * 1000).rounded())) ms | \(atOld) | \(atNew) | \(finished) | \(failures) | \(Int(Date().timeIntervalSince(started))) s |")
+        }
+        try finish("Migration crash trials (SIGKILL during v1 → v3)", failed: failed, root: root, rows: rows,
+                   header: "| backend | trials | migration child, start to exit | opened at v1 (old data) | opened at v3 (migrated data) | child finished before the kill | failed (between versions, other data, verify) | time |")
+    }
+
+    /// Runs the seeded trials of one backend, each in its own folder under `root` (removed when
+    /// it passed, kept and printed when it failed), with progress. `trial` returns its failure,
+    /// if any, and a description for the failure's line. Returns how many failed.
+    private func eachTrial(_ name: String, root: URL, kind: String, _ trial: (_ seed: UInt64, _ dir: URL) -> (failure: String?, described: String)) -> Int {
+        var failures = 0
+        for k in 0..<trials {
+            let s = seed &+ UInt64(k)
+            let dir = root.appendingPathComponent("\(name)-\(s)")
+            let (failure, described) = trial(s, dir)
+            if let failure {
+                failures += 1
+                StandardError.write("\n\(name) \(kind) seed \(s) (\(described)) FAILED: \(failure)\n  kept in \(dir.path)\n")
+            } else {
+                try? FileManager.default.removeItem(at: dir)
+            }
+            progress("\(name): \(k + 1)/\(trials) \(kind)s, \(failures) failed", done: k + 1 == trials)
+        }
+        return failures
+    }
+
+    /// Prints the table; exit status 1 when a trial failed (its folder is kept).
+    private func finish(_ title: String, failed: Int, root: URL, rows: [String], header: String) throws {
         if failed == 0 { try? FileManager.default.removeItem(at: root) }
-        print("Crash trials (SIGKILL), seeds \(seed)…\(seed &+ UInt64(trials - 1)), \(durability.rawValue) commits:\n")
-        print("| backend | trials | acknowledged commits | in-flight commit found | killed before the first commit | failed | time |")
-        print("|---|---:|---:|---:|---:|---:|---:|")
+        print("\(title), seeds \(seed)…\(seed &+ UInt64(trials - 1)), \(durability.rawValue) commits:\n")
+        print(header)
+        print("|---|" + String(repeating: "---:|", count: header.components(separatedBy: " | ").count - 1))
         rows.forEach { print($0) }
         if failed > 0 { throw ExitCode(1) }
     }
@@ -106,5 +168,21 @@ struct TortureWriterCommand: ParsableCommand {
     func run() throws {
         try TortureWriter.run(Registry.backend(named: backend.name)!, directory: URL(fileURLWithPath: directory), seed: seed,
                               acknowledgements: URL(fileURLWithPath: acks), durability: durability)
+    }
+}
+
+struct TortureMigratorCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "torture-migrator",
+        abstract: "The child of a migration crash trial; `torture --mode migration` starts and kills it.",
+        shouldDisplay: false
+    )
+
+    @Option var backend: BackendName
+    @Option var durability: Durability = .durable
+    @Argument var directory: String
+
+    func run() throws {
+        try MigrationTorture.migrate(Registry.backend(named: backend.name)!, directory: URL(fileURLWithPath: directory), durability: durability)
     }
 }

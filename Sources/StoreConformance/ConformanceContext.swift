@@ -52,6 +52,18 @@ public final class ConformanceContext {
         return r
     }
 
+    /// Closes the store, then opens the directory with another schema and a migration plan
+    /// (it stays closed when that throws). Returns the migrated store.
+    @discardableResult
+    public func migrate(to other: Schema, _ plan: MigrationPlan) throws -> any Repository {
+        try current?.close()
+        current = nil
+        let r = try harness.open(schema: other, directory: directory, migrations: plan)
+        schema = other
+        current = r
+        return r
+    }
+
     func tearDown() {
         try? current?.close()
         current = nil

@@ -21,6 +21,16 @@ public protocol ConformanceHarness: Sendable {
     /// The backend's name, as it appears in reports.
     var name: String { get }
     func open(schema: Schema, directory: URL) throws -> any Repository
+    /// Opens with a migration plan (`StoreOptions.migrations`): what the `migrations` group
+    /// calls. The default throws `unsupported`; a harness whose backend declares `migrations`
+    /// implements it.
+    func open(schema: Schema, directory: URL, migrations: MigrationPlan) throws -> any Repository
+}
+
+extension ConformanceHarness {
+    public func open(schema: Schema, directory: URL, migrations: MigrationPlan) throws -> any Repository {
+        throw StoreError(.unsupported, "the harness '\(name)' cannot open a store with a migration plan: implement open(schema:directory:migrations:)")
+    }
 }
 
 /// A harness over a `BackendDescriptor` (what the CLI's registry holds).
@@ -37,5 +47,11 @@ public struct DescriptorHarness: ConformanceHarness {
 
     public func open(schema: Schema, directory: URL) throws -> any Repository {
         try descriptor.open(schema, directory, options)
+    }
+
+    public func open(schema: Schema, directory: URL, migrations: MigrationPlan) throws -> any Repository {
+        var options = options
+        options.migrations = migrations
+        return try descriptor.open(schema, directory, options)
     }
 }

@@ -44,9 +44,15 @@ public enum Durability: String, Sendable, Hashable, CaseIterable, Codable {
 }
 
 /// Options every backend understands.
-public struct StoreOptions: Sendable, Hashable {
+public struct StoreOptions: Sendable {
     public var durability: Durability
-    public init(durability: Durability = .durable) { self.durability = durability }
+    /// How a store of an older schema version is brought to the schema's version on open;
+    /// `nil`: opening one is `schemaMismatch`.
+    public var migrations: MigrationPlan?
+    public init(durability: Durability = .durable, migrations: MigrationPlan? = nil) {
+        self.durability = durability
+        self.migrations = migrations
+    }
 }
 
 /// A named backend: how to open it. Registries (the CLI's, the kit's harnesses) hold these.

@@ -33,10 +33,13 @@ public final class SQLSchemaMapping: Sendable {
     public let schema: Schema
     private let entitySQL: [EntitySQL]
 
-    public init(schema: Schema) {
+    /// `slotted: false` gives the fixed statements no slot, for a mapping used beside the
+    /// store's own on one connection (a migration's old and new schemas): a driver caching by
+    /// slot would otherwise mix their statements up.
+    public init(schema: Schema, slotted: Bool = true) {
         self.schema = schema
-        entitySQL = schema.entities.map { Self.makeSQL($0, schema: schema) }
-        slotCount = schema.entities.count * Self.statementsPerEntity
+        entitySQL = schema.entities.map { Self.makeSQL($0, schema: schema, slotted: slotted) }
+        slotCount = slotted ? schema.entities.count * Self.statementsPerEntity : 0
     }
 
     /// `UPDATE T SET a = ?1, …, sb_sum = sb_row_sum_replace(sb_sum, ordinal, "a", ?1, …)`: the
@@ -91,8 +94,10 @@ public final class SQLSchemaMapping: Sendable {
 
     private static let statementsPerEntity = 5
 
-    private static func makeSQL(_ e: Entity, schema: Schema) -> EntitySQL {
-        func fixed(_ k: Int, _ text: String) -> SQLStatement { SQLStatement(text, slot: e.index * statementsPerEntity + k) }
+    private static func makeSQL(_ e: Entity, schema: Schema, slotted: Bool) -> EntitySQL {
+        func fixed(_ k: Int, _ text: String) -> SQLStatement {
+            SQLStatement(text, slot: slotted ? e.index * statementsPerEntity + k : nil)
+        }
         let cols = e.attributes.map { q($0.name) }.joined(separator: ", ")
         let pk = q(e.primaryKey.name)
         let t = q(e.name)
@@ -125,43 +130,73 @@ public final class SQLSchemaMapping: Sendable {
     }
 
     /// The statements that create every table and index of the schema.
-    public func ddl() -> [String] {
-        var out: [String] = []
+    public func ddl() -> [String] { objects().map(\.sql) }
+
+    /// One table or index of the schema and the statement that creates it.
+    public struct SchemaObject: Sendable, Hashable {
+        public enum Kind: Sendable, Hashable { case table, index }
+        public let kind: Kind
+        public let name: String
+        /// The table (for an index, the table it is on).
+        public let table: String
+        public let sql: String
+        /// A table's columns as `PRAGMA table_info` shows them: `name TYPE notnull pk`, sorted
+        /// (a table grown by `ALTER TABLE` keeps its columns in another order).
+        public var columns: [String] = []
+    }
+
+    /// Every table and index of the schema, tables before their indexes.
+    public func objects() -> [SchemaObject] {
+        var out: [SchemaObject] = []
+        func table(_ name: String, _ sql: String, _ columns: [String]) {
+            out.append(SchemaObject(kind: .table, name: name, table: name, sql: sql, columns: columns.sorted()))
+        }
+        func index(_ name: String, on table: String, unique: Bool, _ columns: [String]) {
+            out.append(SchemaObject(kind: .index, name: name, table: table,
+                                    sql: "CREATE \(unique ? "UNIQUE " : "")INDEX \(q(name)) ON \(q(table)) (\(columns.map(q).joined(separator: ", ")))"))
+        }
         var joinTables = Set<String>()
         for e in schema.entities {
-            var cols: [String] = []
+            var cols: [String] = [], info: [String] = []
             for (i, a) in e.attributes.enumerated() {
                 var c = "\(q(a.name)) \(Self.columnType(a.type))"
                 if i == e.primaryKeyOrdinal { c += " PRIMARY KEY" }
                 if !a.isOptional { c += " NOT NULL" }
                 cols.append(c)
+                // WITHOUT ROWID tables make their primary key NOT NULL; rowid tables do not.
+                let notNull = !a.isOptional || (i == e.primaryKeyOrdinal && e.primaryKey.type != .int64)
+                info.append("\(a.name) \(Self.columnType(a.type)) \(notNull ? 1 : 0) \(i == e.primaryKeyOrdinal ? 1 : 0)")
             }
-            // Foreign-key columns this entity holds.
-            var fkIndexes: [String] = []
-            for r in e.relationships {
-                if case .foreignKey(let holder, let column, true) = links(e, r), holder == e {
-                    let dest = schema[r.destination]!
-                    cols.append("\(q(column)) \(Self.columnType(dest.primaryKey.type))")
-                    let unique = schema.inverse(of: r).relationship.cardinality == .toOne ? "UNIQUE " : ""
-                    fkIndexes.append("CREATE \(unique)INDEX \(q("sb_fk_\(e.name)_\(column)")) ON \(q(e.name)) (\(q(column)))")
-                }
+            // Foreign-key columns this entity holds, and their indexes after the table.
+            var fkIndexes: [(String, Bool, String)] = []
+            for (column, r) in foreignKeyColumns(e) {
+                cols.append("\(q(column)) \(Self.columnType(schema[r.destination]!.primaryKey.type))")
+                info.append("\(column) \(Self.columnType(schema[r.destination]!.primaryKey.type)) 0 0")
+                fkIndexes.append(("sb_fk_\(e.name)_\(column)", schema.inverse(of: r).relationship.cardinality == .toOne, column))
             }
             cols.append("\(q(SQLFunctions.checksumColumn)) INTEGER")
+            info.append("\(SQLFunctions.checksumColumn) INTEGER 0 0")
             let rowid = e.primaryKey.type == .int64 ? "" : " WITHOUT ROWID"
-            out.append("CREATE TABLE \(q(e.name)) (\(cols.joined(separator: ", ")))\(rowid)")
-            for i in e.indexes {
-                out.append("CREATE \(i.isUnique ? "UNIQUE " : "")INDEX \(q(i.name(in: e.name))) ON \(q(e.name)) (\(i.attributes.map(q).joined(separator: ", ")))")
-            }
-            out += fkIndexes
+            table(e.name, "CREATE TABLE \(q(e.name)) (\(cols.joined(separator: ", ")))\(rowid)", info)
+            for i in e.indexes { index(i.name(in: e.name), on: e.name, unique: i.isUnique, i.attributes) }
+            for (name, unique, column) in fkIndexes { index(name, on: e.name, unique: unique, [column]) }
             for r in e.relationships {
-                guard case .joinTable(let table, "src", "dst") = links(e, r), joinTables.insert(table).inserted else { continue }
+                guard case .joinTable(let t, "src", "dst") = links(e, r), joinTables.insert(t).inserted else { continue }
                 let srcType = Self.columnType(e.primaryKey.type)
                 let dstType = Self.columnType(schema[r.destination]!.primaryKey.type)
-                out.append("CREATE TABLE \(q(table)) (\"src\" \(srcType) NOT NULL, \"dst\" \(dstType) NOT NULL, PRIMARY KEY (\"src\", \"dst\")) WITHOUT ROWID")
-                out.append("CREATE INDEX \(q(table + "_dst")) ON \(q(table)) (\"dst\", \"src\")")
+                table(t, "CREATE TABLE \(q(t)) (\"src\" \(srcType) NOT NULL, \"dst\" \(dstType) NOT NULL, PRIMARY KEY (\"src\", \"dst\")) WITHOUT ROWID",
+                      ["src \(srcType) 1 1", "dst \(dstType) 1 1"])
+                index(t + "_dst", on: t, unique: false, ["dst", "src"])
             }
         }
         return out
     }
-}
 
+    /// The foreign-key columns `e`'s table holds, each with the relationship whose links it stores.
+    public func foreignKeyColumns(_ e: Entity) -> [(column: String, relationship: Relationship)] {
+        e.relationships.compactMap { r in
+            if case .foreignKey(let holder, let column, true) = links(e, r), holder == e { return (column, r) }
+            return nil
+        }
+    }
+}

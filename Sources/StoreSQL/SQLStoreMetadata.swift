@@ -13,8 +13,12 @@ public enum SQLStoreMetadata {
     public static let format = "2"
 
     /// Throws `corrupted` for a SQLite file that is not a store and `schemaMismatch` for a
-    /// store of another schema; creates every table and index in an empty file.
-    public static func prepare(_ db: any SQLExecutor, mapping: SQLSchemaMapping, path: String) throws {
+    /// store of another schema that `migrations` does not bring to this one; creates every
+    /// table and index in an empty file; runs the migration (or the delete-and-recreate) the
+    /// plan gives. The driver's transaction must be a write transaction taken before the
+    /// version is read (`BEGIN IMMEDIATE`), so two processes never migrate the same store.
+    public static func prepare(_ db: any SQLExecutor, mapping: SQLSchemaMapping, path: String,
+                               migrations: MigrationPlan? = nil) throws {
         let schema = mapping.schema
         let hasMeta = try db.scalarInt("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sb_meta'", []) != nil
         if !hasMeta {
@@ -22,13 +26,7 @@ public enum SQLStoreMetadata {
             guard objects == 0 else {
                 throw StoreError(.corrupted, "\(path) is a SQLite database but not a StoreBench store (no sb_meta table)")
             }
-            for sql in mapping.ddl() { try db.execute(SQLStatement(sql), []) }
-            try db.execute("CREATE TABLE sb_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)", [])
-            let insert: SQLStatement = "INSERT INTO sb_meta (key, value) VALUES (?, ?)"
-            try db.execute(insert, ["format", .string(format)])
-            try db.execute(insert, ["schema_version", .string(String(schema.version))])
-            try db.execute(insert, ["schema_fingerprint", .string(schema.fingerprint)])
-            try db.execute(SQLStatement("PRAGMA user_version = \(schema.version)"), [])
+            try create(db, mapping: mapping)
             return
         }
         let read: SQLStatement = "SELECT value FROM sb_meta WHERE key = ?"
@@ -41,7 +39,36 @@ public enum SQLStoreMetadata {
         }
         let version = try db.column(read, .string, ["schema_version"]).first?.stringValue
         let fingerprint = try db.column(read, .string, ["schema_fingerprint"]).first?.stringValue
-        try schema.checkStored(version: version, fingerprint: fingerprint, path: path)
+        switch try MigrationPlan.decide(migrations, storedVersion: version, fingerprint: fingerprint, schema: schema, path: path) {
+        case .current:
+            return
+        case .recreate:
+            try StoreMigrations.run(at: path, to: schema.version) {
+                let objects = try db.column("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'", .string, [])
+                for case .string(let table) in objects { try db.execute(SQLStatement("DROP TABLE \(q(table))"), []) }
+                try create(db, mapping: mapping)
+            }
+        case .migrate(let stages):
+            try StoreMigrations.run(at: path, to: schema.version) {
+                for stage in stages { try SQLMigration(stage, db: db, progress: migrations?.progress).run() }
+            }
+            let update: SQLStatement = "UPDATE sb_meta SET value = ? WHERE key = ?"
+            try db.execute(update, [.string(String(schema.version)), "schema_version"])
+            try db.execute(update, [.string(schema.fingerprint), "schema_fingerprint"])
+            try db.execute(SQLStatement("PRAGMA user_version = \(schema.version)"), [])
+        }
+    }
+
+    /// Every table and index of the schema, and `sb_meta`, in an empty database.
+    private static func create(_ db: any SQLExecutor, mapping: SQLSchemaMapping) throws {
+        let schema = mapping.schema
+        for sql in mapping.ddl() { try db.execute(SQLStatement(sql), []) }
+        try db.execute("CREATE TABLE sb_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)", [])
+        let insert: SQLStatement = "INSERT INTO sb_meta (key, value) VALUES (?, ?)"
+        try db.execute(insert, ["format", .string(format)])
+        try db.execute(insert, ["schema_version", .string(String(schema.version))])
+        try db.execute(insert, ["schema_fingerprint", .string(schema.fingerprint)])
+        try db.execute(SQLStatement("PRAGMA user_version = \(schema.version)"), [])
     }
 
     /// The path of a store file named `fileName` in `directory`, creating the directory when

@@ -42,20 +42,30 @@ extension SQLTransaction {
         report.checks.append("row checksums" + (unsummed > 0 ? " (\(unsummed) rows without one: written by another client)" : ""))
     }
 
-    /// Every table and index of the schema exists with the DDL this version writes.
+    /// Every table and index of the schema exists as this version writes it: an index with its
+    /// DDL, a table with its columns (names, types, NOT NULL, primary key; in any order, since a
+    /// migration's `ALTER TABLE ADD COLUMN` appends) and its rowid choice.
     private func checkDDL(into report: inout VerificationReport) {
         report.checks.append("stored tables and indexes match the schema's DDL")
         func normalized(_ sql: String) -> String { sql.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
-        for sql in mapping.ddl() {
-            // CREATE [UNIQUE] TABLE|INDEX "name" …
-            guard let name = sql.split(separator: "\"").dropFirst().first.map(String.init) else { continue }
+        for object in mapping.objects() {
+            let name = object.name
             do {
                 let stored = try db.column("SELECT sql FROM sqlite_master WHERE name = ?", .string, [.string(name)])
                 guard case .string(let s)? = stored.first else {
                     report.add("schema", "the store has no table or index \(name)")
                     continue
                 }
-                if normalized(s) != normalized(sql) { report.add("schema", "\(name) is stored as `\(s)`, the schema needs `\(sql)`") }
+                switch object.kind {
+                case .index:
+                    if normalized(s) != normalized(object.sql) { report.add("schema", "\(name) is stored as `\(s)`, the schema needs `\(object.sql)`") }
+                case .table:
+                    let columns = try db.column(SQLStatement("SELECT name || ' ' || type || ' ' || \"notnull\" || ' ' || (pk > 0) FROM pragma_table_info(?) ORDER BY 1"),
+                                                .string, [.string(name)]).compactMap(\.stringValue)
+                    if columns != object.columns || s.hasSuffix("WITHOUT ROWID") != object.sql.hasSuffix("WITHOUT ROWID") {
+                        report.add("schema", "\(name) is stored as `\(s)`, the schema needs `\(object.sql)`")
+                    }
+                }
             } catch { report.add("schema", "reading the definition of \(name) failed: \(error)") }
         }
     }

@@ -9,6 +9,10 @@ struct GRDBHarness: ConformanceHarness {
     func open(schema: Schema, directory: URL) throws -> any Repository {
         try GRDBStore(directory: directory, schema: schema, options: StoreOptions(durability: .relaxed))
     }
+    // The `migrations` group opens with a plan.
+    func open(schema: Schema, directory: URL, migrations: MigrationPlan) throws -> any Repository {
+        try GRDBStore(directory: directory, schema: schema, options: StoreOptions(durability: .relaxed, migrations: migrations))
+    }
 }
 
 /// Step 3: the backends the plugin-generated kit tests run (one test per kit case).

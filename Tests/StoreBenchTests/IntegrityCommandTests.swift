@@ -17,6 +17,16 @@ struct IntegrityCommandTests {
         #expect(r.out.contains("| failed |"))
     }
 
+    @Test("migration crash trials: a store killed mid-migration opens at version 1 or 3 with that version's data")
+    func migrationTortureEveryBackend() throws {
+        let r = try Bench.run(["torture", "--mode", "migration", "--trials", "4", "--seed", "9"])
+        #expect(r.status == 0, "\(r.out)\n\(r.err)")
+        for backend in ["sqlite", "lmdb", "grdb", "objectgraph+sqlite", "objectgraph+lmdb"] {
+            #expect(r.out.contains("| \(backend) | 4 |"), "\(r.out)")
+        }
+        #expect(r.out.contains("opened at v1 (old data)"))
+    }
+
     @Test("damaged files: every wrong read is flagged by verify; verify never crashes")
     func damagedFiles() throws {
         let r = try Bench.run(["damage", "--trials", "6", "--seed", "77"])

@@ -173,6 +173,23 @@ enum Fault: String, CaseIterable, Sendable {
     case errorReplacedOnRollback
     /// `verify()` on a closed store returns a clean report.
     case verifyOfClosedStoreIsClean
+
+    // MARK: Migrations (the harness bends the plan the way a backend might ignore it)
+
+    /// Per-record transforms are not run.
+    case migrationTransformsSkipped
+    /// Whole-store steps are not run.
+    case migrationStoreStepsSkipped
+    /// Declared attribute renames are ignored.
+    case migrationRenamesIgnored
+    /// A migration that fails on the data deletes the store and starts empty instead.
+    case failedMigrationRecreatesStore
+    /// A store of another version that the plan cannot migrate (a newer one) is recreated empty.
+    case unmigratableStoreRecreated
+    /// Progress is never reported.
+    case migrationProgressSilent
+    /// Only the first step of the plan is known: a chain stops there.
+    case migrationChainCut
 }
 
 extension Fault {
@@ -209,6 +226,13 @@ extension Fault {
         case .offsetOffByOne, .limitIgnored: "queries.limitAndOffsetPaginate"
         case .duplicateKeyAccepted: "crud.duplicateKeyIsConflict"
         case .dataLostOnReopen: "persistence.dataAndLinksSurviveReopen"
+        case .migrationTransformsSkipped: "migrations.transformEveryRecord"
+        case .migrationStoreStepsSkipped: "migrations.storeStepCreatesRecords"
+        case .migrationRenamesIgnored: "migrations.renameAttribute"
+        case .failedMigrationRecreatesStore: "migrations.transformErrorLeavesTheOldVersion"
+        case .unmigratableStoreRecreated: "migrations.newerStoreIsRefused"
+        case .migrationProgressSilent: "migrations.progressCountsRecords"
+        case .migrationChainCut: "migrations.chainInOneOpen"
         case .rollbackIgnored: "transactions.rollbackOnThrow"
         case .updateOfMissingIgnored: "crud.updateMissingIsNotFound"
         case .noSnapshot: "transactions.snapshotReadIgnoresConcurrentCommit"

@@ -83,11 +83,33 @@ struct FaultyHarness: ConformanceHarness {
     var name: String { "\(base.name)+\(fault?.rawValue ?? "faithful")" }
 
     func open(schema: Schema, directory: URL) throws -> any Repository {
+        try wrap(directory) { try base.open(schema: schema, directory: directory) }
+    }
+
+    func open(schema: Schema, directory: URL, migrations: MigrationPlan) throws -> any Repository {
+        var plan = migrations
+        switch fault {
+        case .migrationTransformsSkipped: plan.migrations = plan.migrations.map { $0.rebuilt(transforms: false) }
+        case .migrationStoreStepsSkipped: plan.migrations = plan.migrations.map { $0.rebuilt(storeSteps: false) }
+        case .migrationRenamesIgnored: plan.migrations = plan.migrations.map { $0.rebuilt(renames: false) }
+        case .migrationProgressSilent: plan.progress = nil
+        case .migrationChainCut: plan.migrations = Array(plan.migrations.prefix(1))
+        default: break
+        }
+        do {
+            return try wrap(directory) { try base.open(schema: schema, directory: directory, migrations: plan) }
+        } catch let e as StoreError where (fault == .failedMigrationRecreatesStore && [.invalidValue, .constraintViolation].contains(e.category))
+            || (fault == .unmigratableStoreRecreated && e.category == .schemaMismatch) {
+            return try wrap(directory) { try base.open(schema: schema, directory: directory, migrations: .deleteStoreIfMigrationNeeded) }
+        }
+    }
+
+    private func wrap(_ directory: URL, _ open: () throws -> any Repository) throws -> any Repository {
         let existing = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         if fault == .dataLostOnReopen {
             for f in existing { try FileManager.default.removeItem(at: directory.appendingPathComponent(f)) }
         }
-        let repo = FaultyRepository(try base.open(schema: schema, directory: directory), fault: fault, reopened: !existing.isEmpty)
+        let repo = FaultyRepository(try open(), fault: fault, reopened: !existing.isEmpty)
         return hidden.isEmpty ? repo : CapabilityHidingRepository(repo, hiding: hidden)
     }
 }
@@ -102,4 +124,19 @@ final class CapabilityHidingRepository: Repository {
     func close() throws { try inner.close() }
     func read<T>(_ body: (any ReadTransaction) throws -> T) throws -> T { try inner.read(body) }
     func write<T>(_ body: (any WriteTransaction) throws -> T) throws -> T { try inner.write(body) }
+}
+
+extension Migration {
+    /// The same step without some of its declared parts (for the migration faults).
+    func rebuilt(transforms: Bool = true, storeSteps: Bool = true, renames: Bool = true) -> Migration {
+        var m = Migration(from: source, to: destination)
+        if renames {
+            for (new, old) in entityRenames { m = m.renamingEntity(old, to: new) }
+            for (entity, map) in attributeRenames { for (new, old) in map { m = m.renamingAttribute(old, to: new, of: entity) } }
+        }
+        for (entity, map) in fills { for (a, v) in map { m = m.filling(a, of: entity, with: v) } }
+        if transforms { for (entity, t) in recordTransforms { m = m.transforming(entity, t) } }
+        if storeSteps { for step in self.storeSteps { m = m.then(step) } }
+        return m
+    }
 }

@@ -16,9 +16,17 @@ struct HeldBackHarness: ConformanceHarness {
     var name: String { fault.map { "heldback-\($0.rawValue)" } ?? "heldback" }
 
     func open(schema: Schema, directory: URL) throws -> any Repository {
+        try wrap(schema, directory) { try base.open(schema: schema, directory: directory) }
+    }
+
+    func open(schema: Schema, directory: URL, migrations: MigrationPlan) throws -> any Repository {
+        try wrap(schema, directory) { try base.open(schema: schema, directory: directory, migrations: migrations) }
+    }
+
+    private func wrap(_ schema: Schema, _ directory: URL, _ open: () throws -> any Repository) throws -> any Repository {
         let repo: any Repository
         do {
-            repo = try base.open(schema: schema, directory: directory)
+            repo = try open()
         } catch let e as StoreError where fault == .schemaMismatchReportedCorrupted && e.category == .schemaMismatch {
             throw StoreError(.corrupted, "the store's header does not match: \(e.message)")
         }

@@ -12,6 +12,7 @@ extension MarkdownReport {
             ("Mostly reads (reads by key, queries, scans)", { $0.category == .query || $0.name.hasPrefix("crud.read") || $0.name == "rows.fetch" }),
             ("Mostly writes (inserts, updates, deletes, upserts, batches)", { ($0.category == .crud && !$0.name.hasPrefix("crud.read")) || $0.category == .batch || $0.name == "rows.insert" }),
             ("Many small transactions (one operation each)", { $0.name.hasSuffix(".single") }),
+            ("Schema upgrades (migrate.*: time per migrated user)", { $0.category == .migrate }),
         ]
         for (title, include) in groups {
             let ws = comparedWorkloads.filter(include).map(\.name)
@@ -28,6 +29,7 @@ extension MarkdownReport {
             if !later.isEmpty { md += "; then " + later.map { $0.map(entry).joined(separator: " ≈ ") }.joined(separator: "; ") }
             md += ".\n"
         }
+        md += launchBlocking()
         let loads = backends.compactMap { b in results.cell(b, "memory.load", mainScale).flatMap { c in c.diskBytes.map { (b, Double($0)) } } }
         if let small = loads.min(by: { $0.1 < $1.1 }), let big = loads.max(by: { $0.1 < $1.1 }), loads.count > 1 {
             md += "- **Smallest on disk:** `\(small.0)` (\(Format.bytes(small.1)); the largest, `\(big.0)`, takes \(Format.ratio(big.1 / small.1)) as much).\n"
@@ -51,5 +53,22 @@ extension MarkdownReport {
             md += "- **Object graphs** (\(graphs.map { "`\($0)`" }.joined(separator: ", "))) add an identity map, faults, change tracking and observation: pick one when the app needs those, and read the ratio to its store above as their price.\n"
         }
         return md + "\n"
+    }
+
+    /// How long opening the store with a new version blocks (a launch, in an app), per
+    /// backend: the time of `migrate.transform`, the seeds' full-name example, at each scale.
+    func launchBlocking() -> String {
+        let scaled = results.datasets.filter { scales.contains($0.scale) }.sorted { $0.users < $1.users }
+        var parts: [String] = []
+        for b in backends {
+            let times = scaled.compactMap { d -> String? in
+                guard let c = results.cell(b, "migrate.transform", d.scale), c.isOK, let perUser = c.nanosPerOperation else { return nil }
+                return "\(Format.nanos(perUser * Double(d.users))) at \(d.scale) (\(d.users.formatted()) users)"
+            }
+            if !times.isEmpty { parts.append("`\(b)` " + times.joined(separator: ", ")) }
+        }
+        guard !parts.isEmpty else { return "" }
+        return "- **A launch that upgrades the store** (`migrate.transform`: opening it with version 2 runs a transform of every user) blocks for: "
+            + parts.joined(separator: "; ") + ".\n"
     }
 }

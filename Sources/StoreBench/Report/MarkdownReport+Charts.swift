@@ -13,7 +13,8 @@ import Foundation
 /// renders it. Every y-axis starts at 0.
 extension MarkdownReport {
     /// Workloads whose cost across scales the report charts, when the run has them.
-    static let scaleChartWorkloads = ["crud.read-pk.single", "query.full-scan", "query.unindexed-eq", "batch.bulk-insert"]
+    static let scaleChartWorkloads = ["crud.read-pk.single", "query.full-scan", "query.unindexed-eq", "batch.bulk-insert",
+                                       "migrate.add-attribute", "migrate.rename-attribute", "migrate.add-index", "migrate.transform"]
 
     /// Each backend's chart colour.
     var chartColors: [String: ChartColor] {

@@ -66,6 +66,10 @@ public struct CellExecutor {
                 let ctx = WorkloadContext(generator: generator, workload: workload.name, repetition: rep,
                                           storeDirectory: store, residentAtStart: residentAtStart)
                 ctx.metrics = metrics
+                if case .backend(let d) = target {
+                    let durability = spec.durability
+                    ctx.reopen = { schema, plan in try d.open(schema, store, StoreOptions(durability: durability, migrations: plan)) }
+                }
                 let prepared = try workload.prepare(ctx)
                 let timer = OperationTimer(minimumSpan: spec.minimumSpan)
                 let isCounted = counted && rep == total - 1

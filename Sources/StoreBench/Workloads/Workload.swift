@@ -5,6 +5,8 @@ import StoreCore
 /// What a workload exercises; the report groups its tables and charts by category.
 public enum WorkloadCategory: String, Codable, Sendable, CaseIterable {
     case crud, batch, query, rows, memory
+    /// Schema migrations of a loaded store (`migrate.*`).
+    case migrate
     /// Workloads that test the runner itself (a crash, a hang); never part of a profile.
     case selftest
 }
@@ -79,6 +81,9 @@ public final class WorkloadContext {
     public let storeDirectory: URL
     /// Resident bytes of the cell process before the store was opened.
     public let residentAtStart: UInt64
+    /// Opens the store under test again with another schema and a migration plan, for a
+    /// migration workload (its body closes the store it was given first); `nil` on a floor.
+    public internal(set) var reopen: ((Schema, MigrationPlan) throws -> any Repository)?
     /// Extra figures a workload reports (memory workloads): name → value.
     public internal(set) var metrics: [String: Double] = [:]
 
