@@ -22,6 +22,11 @@ struct LMDBLayout: Sendable {
     }
 
     let primary: [MDB_dbi]                 // by entity index
+    /// The schema version stamped in each entity's records (by entity index): the version at
+    /// which a migration last rewrote them, kept in `sb_meta` as `record_version:<Entity>` when
+    /// it differs from the schema's, so a migration that leaves an entity's records as they are
+    /// does not rewrite them.
+    let recordVersions: [Int]
     let indexes: [[Index]]                 // by entity index
     let relationships: [[MDB_dbi]]         // by entity index, then relationship position
     let inverses: [[MDB_dbi]]              // the inverse side's database, same positions
@@ -58,7 +63,7 @@ struct LMDBLayout: Sendable {
         let stored = try checkMeta(txn, metaDBI, path: path)
         switch try MigrationPlan.decide(migrations, storedVersion: stored.version, fingerprint: stored.fingerprint, schema: schema, path: path) {
         case .current:
-            return try handles(txn, schema: schema, create: false, path: path)
+            return try handles(txn, schema: schema, create: false, path: path, recordVersions: try recordVersions(txn, metaDBI, schema))
         case .recreate:
             return try StoreMigrations.run(at: path, to: schema.version) {
                 try dropAll(txn, path: path)
@@ -66,9 +71,9 @@ struct LMDBLayout: Sendable {
             }
         case .migrate(let stages):
             return try StoreMigrations.run(at: path, to: schema.version) {
-                for stage in stages { try LMDBMigration(stage: stage, txn: txn, path: path, progress: migrations?.progress).run() }
+                for stage in stages { try LMDBMigration(stage: stage, txn: txn, meta: metaDBI, path: path, progress: migrations?.progress).run() }
                 try writeVersion(txn, metaDBI, schema)
-                return try handles(txn, schema: schema, create: false, path: path)
+                return try handles(txn, schema: schema, create: false, path: path, recordVersions: try recordVersions(txn, metaDBI, schema))
             }
         }
     }
@@ -87,6 +92,26 @@ struct LMDBLayout: Sendable {
         try txn.put(meta, Array("schema_fingerprint".utf8), Array(schema.fingerprint.utf8))
     }
 
+    static func recordVersionKey(_ entity: String) -> [UInt8] { Array("record_version:\(entity)".utf8) }
+
+    /// Each entity's record version from `sb_meta` (the schema's version when not recorded).
+    static func recordVersions(_ txn: LMDBTxn, _ meta: MDB_dbi, _ schema: Schema) throws -> [Int] {
+        try schema.entities.map { e in
+            try txn.get(meta, recordVersionKey(e.name)).flatMap { Int(String(decoding: $0, as: UTF8.self)) } ?? schema.version
+        }
+    }
+
+    /// Records each entity's record version (nothing for those at the schema's version) and
+    /// forgets the entities `schema` no longer has.
+    static func writeRecordVersions(_ txn: LMDBTxn, _ meta: MDB_dbi, _ schema: Schema, _ versions: [Int], dropping gone: [String]) throws {
+        for name in gone { try txn.delete(meta, recordVersionKey(name)) }
+        for (e, v) in zip(schema.entities, versions) {
+            if v == schema.version { try txn.delete(meta, recordVersionKey(e.name)) } else {
+                try txn.put(meta, recordVersionKey(e.name), Array(String(v).utf8))
+            }
+        }
+    }
+
     /// Deletes every named database (delete-and-recreate).
     private static func dropAll(_ txn: LMDBTxn, path: String) throws {
         let h = try txn.live
@@ -103,7 +128,7 @@ struct LMDBLayout: Sendable {
 
     /// The handles of the schema's databases, created when `create` (else a missing one is
     /// `corrupted`).
-    static func handles(_ txn: LMDBTxn, schema: Schema, create: Bool, path: String) throws -> LMDBLayout {
+    static func handles(_ txn: LMDBTxn, schema: Schema, create: Bool, path: String, recordVersions: [Int]? = nil) throws -> LMDBLayout {
         let h = try txn.live
         func dbi(_ name: String, _ flags: Int32) throws -> MDB_dbi {
             var d: MDB_dbi = 0
@@ -131,7 +156,8 @@ struct LMDBLayout: Sendable {
                 return relationships[d.index][d.relationships.firstIndex { $0.name == inv.name }!]
             }
         }
-        return LMDBLayout(primary: primary, indexes: indexes, relationships: relationships, inverses: inverses)
+        return LMDBLayout(primary: primary, recordVersions: recordVersions ?? schema.entities.map { _ in schema.version },
+                          indexes: indexes, relationships: relationships, inverses: inverses)
     }
 
     /// The stored version and fingerprint, after checking the record format.

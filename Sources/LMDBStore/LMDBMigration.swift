@@ -6,21 +6,33 @@ import StoreCore
 /// aborted), stays at the old one; LMDB's copy-on-write pages make a crash at any moment
 /// leave the last committed version.
 ///
-/// Every record is rewritten (a record carries its schema version), in place through the
-/// same database for an entity that keeps its name and into a new database for a renamed one. Index
-/// databases are dropped and rebuilt from the rewritten records, unique ones checked as they
-/// fill. Relationship databases stay, move with a renamed entity, or go with a removed
-/// relationship. Internal helper of LMDBStore.
+/// An entity whose records change (attributes added, removed, renamed, widened, made
+/// required or optional; a transform) has every record rewritten, under its own key in its own
+/// database (or into a new one when the entity is renamed), stamped with the new version, and
+/// all its index databases rebuilt from the new records. An entity whose records stay as they
+/// are keeps them byte for byte, with their old version stamp (`LMDBLayout.recordVersions`),
+/// and keeps the indexes that did not change; only new indexes are built, from a scan.
+/// Unique indexes are checked as they fill. Relationship databases stay, move with a renamed
+/// entity, or go with a removed relationship. Internal helper of LMDBStore.
 struct LMDBMigration {
     let stage: MigrationStage
     let txn: LMDBTxn
+    let meta: MDB_dbi
     let path: String
     let progress: (@Sendable (MigrationProgress) -> Void)?
 
     func run() throws {
         let h = try txn.live
-        let old = try LMDBLayout.handles(txn, schema: stage.source, create: false, path: path)
-        for index in old.indexes.joined() { try drop(index.dbi) }
+        let oldVersions = try LMDBLayout.recordVersions(txn, meta, stage.source)
+        let old = try LMDBLayout.handles(txn, schema: stage.source, create: false, path: path, recordVersions: oldVersions)
+        let keepsRecords = stage.entities.map { $0.source != nil && !$0.rewritesRecords }
+        let newVersions = stage.entities.map { s in keepsRecords[s.entity.index] ? oldVersions[s.source!.index] : stage.destination.version }
+        // An index database stays when its entity keeps its records and its name, and the index is the same.
+        var keptIndexes = Set<String>()
+        for s in stage.entities where keepsRecords[s.entity.index] && s.source!.name == s.entity.name {
+            for i in s.entity.indexes where s.source!.indexes.contains(i) { keptIndexes.insert(LMDBLayout.indexName(s.entity, i)) }
+        }
+        for index in old.indexes.joined() where !keptIndexes.contains(index.name) { try drop(index.dbi) }
         for e in stage.removedEntities {
             try drop(old.primary[e.index])
             for d in old.relationships[e.index] { try drop(d) }
@@ -30,7 +42,7 @@ struct LMDBMigration {
             let kept = Set(s.relationships.compactMap { $0?.name })
             for (k, r) in source.relationships.enumerated() where !kept.contains(r.name) { try drop(old.relationships[source.index][k]) }
         }
-        let new = try LMDBLayout.handles(txn, schema: stage.destination, create: true, path: path)
+        let new = try LMDBLayout.handles(txn, schema: stage.destination, create: true, path: path, recordVersions: newVersions)
         for s in stage.entities {
             guard let source = s.source, source.name != s.entity.name else { continue }
             for (k, was) in s.relationships.enumerated() {
@@ -43,13 +55,26 @@ struct LMDBMigration {
         defer { tx.isActive = false }
         for s in stage.entities {
             guard let source = s.source else { continue }
-            try rewrite(s, from: old.primary[source.index], to: new.primary[s.entity.index], tx)
+            let from = old.primary[source.index], to = new.primary[s.entity.index]
+            if keepsRecords[s.entity.index] {
+                if from != to {
+                    try copy(from, into: to)
+                    try drop(from)
+                }
+                let missing = new.indexes[s.entity.index].filter { !keptIndexes.contains($0.name) }
+                try index(s.entity, in: to, into: missing, tx)
+            } else {
+                try rewrite(s, from: from, version: oldVersions[source.index], to: to, tx)
+            }
         }
         for step in stage.migration.storeSteps { try step(tx) }
+        let names = Set(stage.destination.entities.map(\.name))
+        try LMDBLayout.writeRecordVersions(txn, meta, stage.destination, newVersions,
+                                           dropping: stage.source.entities.map(\.name).filter { !names.contains($0) })
     }
 
     /// Every record of `s.source` in its new form, with its index entries.
-    private func rewrite(_ s: MigrationStage.EntityStep, from: MDB_dbi, to: MDB_dbi, _ tx: LMDBTransaction) throws {
+    private func rewrite(_ s: MigrationStage.EntityStep, from: MDB_dbi, version: Int, to: MDB_dbi, _ tx: LMDBTransaction) throws {
         let source = s.source!, e = s.entity
         let total = try txn.entries(from)
         var done = 0, buffer: [UInt8] = []
@@ -58,7 +83,7 @@ struct LMDBMigration {
         var more = try c.move(MDB_FIRST)
         while more {
             let key = Array(c.keyBytes)
-            let record = try stage.migrate(try RecordCodec.decode(c.valueBytes, entity: source, schemaVersion: stage.source.version), s)
+            let record = try stage.migrate(try RecordCodec.decode(c.valueBytes, entity: source, schemaVersion: version), s)
             RecordCodec.encode(record.values, schemaVersion: stage.destination.version, into: &buffer)
             if from == to {
                 // A put under the cursor may move pages: the cursor is placed on the key again.
@@ -67,17 +92,33 @@ struct LMDBMigration {
             } else {
                 try txn.put(to, key, buffer, flags: MDB_APPEND)
             }
-            do { try tx.addIndexEntries(e, record, key: key) } catch let error as StoreError where error.category == .conflict {
-                throw StoreError(.constraintViolation,
-                                 "migration \(stage.source.version) → \(stage.destination.version): a unique index does not hold: \(error.message)",
-                                 nativeCode: error.nativeCode, context: error.context)
-            }
+            try addIndexEntries(e, record, key, nil, tx)
             done += 1
             if done % 4096 == 0 { stage.report(progress, e.name, done: done, total: total) }
             more = try c.move(MDB_NEXT)
         }
         if from != to { try drop(from) }
         stage.report(progress, e.name, done: total, total: total)
+    }
+
+    /// Fills new index databases of an entity whose records stay as they are.
+    private func index(_ e: Entity, in primary: MDB_dbi, into indexes: [LMDBLayout.Index], _ tx: LMDBTransaction) throws {
+        let total = try txn.entries(primary)
+        if !indexes.isEmpty {
+            try LMDBCursor(txn, primary).forEachEntry { k, v in
+                try addIndexEntries(e, try tx.decode(e, v), Array(k), indexes, tx)
+            }
+        }
+        stage.report(progress, e.name, done: total, total: total)
+    }
+
+    /// Index entries; a unique index that existing records break is `constraintViolation`.
+    private func addIndexEntries(_ e: Entity, _ r: Record, _ key: [UInt8], _ indexes: [LMDBLayout.Index]?, _ tx: LMDBTransaction) throws {
+        do { try tx.addIndexEntries(e, r, key: key, to: indexes) } catch let error as StoreError where error.category == .conflict {
+            throw StoreError(.constraintViolation,
+                             "migration \(stage.source.version) → \(stage.destination.version): a unique index does not hold: \(error.message)",
+                             nativeCode: error.nativeCode, context: error.context)
+        }
     }
 
     private func copy(_ from: MDB_dbi, into to: MDB_dbi) throws {

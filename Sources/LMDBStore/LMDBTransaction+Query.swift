@@ -137,7 +137,7 @@ extension LMDBTransaction {
     func select(_ plan: QueryPlan, _ body: (LMDBRow) throws -> Void) throws {
         let q = plan.query
         if q.limit == 0 { return }
-        let row = LMDBRow(entity: q.entity, schemaVersion: schema.version)
+        let row = LMDBRow(entity: q.entity, schemaVersion: recordVersion(q.entity))
         let evaluator = QueryEvaluator()
         // The scan's hot path: filtering inlined here rather than through `walkMatches`
         // (one closure layer less per row, measurably faster on full scans).
@@ -197,7 +197,7 @@ extension LMDBTransaction {
         if plan.residual == nil, case .scan = plan.access {
             n = try txn.entries(layout.primary[q.entity.index])
         } else {
-            try walkMatches(plan, row: LMDBRow(entity: q.entity, schemaVersion: schema.version), needRecords: false) { _, _, _ in
+            try walkMatches(plan, row: LMDBRow(entity: q.entity, schemaVersion: recordVersion(q.entity)), needRecords: false) { _, _, _ in
                 n += 1
                 return n < cap
             }
@@ -209,7 +209,7 @@ extension LMDBTransaction {
     func matchingKeys(_ e: Entity, _ predicate: StorePredicate) throws -> [[UInt8]] {
         let plan = LMDBQueryPlanner.plan(try schema.resolve(Query(e.name, where: predicate)), layout: layout)
         var keys: [[UInt8]] = []
-        try walkMatches(plan, row: LMDBRow(entity: e, schemaVersion: schema.version), needRecords: false) { key, _, _ in
+        try walkMatches(plan, row: LMDBRow(entity: e, schemaVersion: recordVersion(e)), needRecords: false) { key, _, _ in
             keys.append(Array(key))
             return true
         }

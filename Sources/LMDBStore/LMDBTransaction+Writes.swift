@@ -134,17 +134,17 @@ extension LMDBTransaction {
         for (i, index) in indexes.enumerated() where index.description.isUnique {
             try checkUnique(e, index, indexKeys[i], r.values, excluding: nil)
         }
-        RecordCodec.encode(r.values, schemaVersion: schema.version, into: &scratch)
+        RecordCodec.encode(r.values, schemaVersion: recordVersion(e), into: &scratch)
         guard try txn.put(layout.primary[e.index], key, scratch, flags: MDB_NOOVERWRITE) else {
             throw StoreError(.conflict, "\(e.name) \(r.id) already exists", nativeCode: MDB_KEYEXIST, context: KeyEncoding.describe(key))
         }
         for (i, index) in indexes.enumerated() { try txn.put(index.dbi, indexKeys[i], key) }
     }
 
-    /// Adds the index entries of a record stored at `key` (a migration rebuilding indexes),
-    /// unique ones checked against the entries added before.
-    func addIndexEntries(_ e: Entity, _ r: Record, key: [UInt8]) throws {
-        for index in layout.indexes[e.index] {
+    /// Adds the index entries of a record stored at `key` to `indexes` (default: all of the
+    /// entity's; a migration building indexes), unique ones checked against the entries added before.
+    func addIndexEntries(_ e: Entity, _ r: Record, key: [UInt8], to indexes: [LMDBLayout.Index]? = nil) throws {
+        for index in indexes ?? layout.indexes[e.index] {
             let indexKey = LMDBLayout.indexKey(index, r.values)
             if index.description.isUnique { try checkUnique(e, index, indexKey, r.values, excluding: key) }
             try txn.put(index.dbi, indexKey, key)
@@ -160,7 +160,7 @@ extension LMDBTransaction {
             let from = LMDBLayout.indexKey(index, old.values)
             if from != to { moves.append((index.dbi, from, to)) }
         }
-        RecordCodec.encode(new.values, schemaVersion: schema.version, into: &scratch)
+        RecordCodec.encode(new.values, schemaVersion: recordVersion(e), into: &scratch)
         try txn.put(layout.primary[e.index], key, scratch)
         for m in moves {
             try txn.delete(m.dbi, m.from, key)

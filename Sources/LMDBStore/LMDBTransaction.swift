@@ -89,9 +89,13 @@ final class LMDBTransaction: WriteTransaction {
         try txn.get(layout.primary[e.index], key)
     }
 
+    /// The version stamped in the records of `e` (see `LMDBLayout.recordVersions`).
+    @inline(__always)
+    func recordVersion(_ e: Entity) -> Int { layout.recordVersions[e.index] }
+
     @inline(__always)
     func decode(_ e: Entity, _ b: UnsafeRawBufferPointer) throws -> Record {
-        try RecordCodec.decode(b, entity: e, schemaVersion: schema.version)
+        try RecordCodec.decode(b, entity: e, schemaVersion: recordVersion(e))
     }
 
     /// The encoded keys stored under `key` in a relationship database, in key order.

@@ -27,13 +27,13 @@ public struct MigrationStage: Sendable {
         /// `nil` for a new one.
         public let relationships: [Relationship?]
 
-        /// Whether the stored values of its records change: anything but the same attributes
-        /// (names, types, optionality, order) and no transform.
+        /// Whether the values of its records, by ordinal, change: anything but the same
+        /// attributes in the same order with the same types and optionality, and no transform.
+        /// Renaming the entity or an attribute changes no value.
         public var rewritesRecords: Bool {
             guard let source, transform == nil, source.attributes.count == entity.attributes.count else { return true }
             return attributes.enumerated().contains { i, a in
-                a.sourceOrdinal != i || a.sourceType != nil || source.attributes[i].name != entity.attributes[i].name
-                    || source.attributes[i].isOptional != entity.attributes[i].isOptional
+                a.sourceOrdinal != i || a.sourceType != nil || source.attributes[i].isOptional != entity.attributes[i].isOptional
             }
         }
 
