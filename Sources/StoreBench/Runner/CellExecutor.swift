@@ -131,6 +131,17 @@ public struct CellExecutor {
         try? fm.removeItem(at: destination)
         try fm.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
         try fm.copyItem(at: source, to: destination)
+        // The copy's pages are dirty in the page cache: written back now, so the first durable
+        // commit of the repetition (LMDB's syncs the data file) does not pay for the copy.
+        if let files = fm.enumerator(atPath: destination.path) {
+            while let name = files.nextObject() as? String {
+                let fd = open(destination.appendingPathComponent(name).path, O_RDONLY)
+                if fd >= 0 {
+                    fsync(fd)
+                    close(fd)
+                }
+            }
+        }
     }
 
     /// Bytes allocated on disk under `directory` (sparse files count what they use).
