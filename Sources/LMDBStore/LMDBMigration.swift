@@ -30,7 +30,9 @@ struct LMDBMigration {
         // An index database stays when its entity keeps its records and its name, and the index is the same.
         var keptIndexes = Set<String>()
         for s in stage.entities where keepsRecords[s.entity.index] && s.source!.name == s.entity.name {
-            for i in s.entity.indexes where s.source!.indexes.contains(i) { keptIndexes.insert(LMDBLayout.indexName(s.entity, i)) }
+            for i in s.entity.indexes where s.source!.indexes.contains(i) && i.attributes.allSatisfy(s.keepsValues(of:)) {
+                keptIndexes.insert(LMDBLayout.indexName(s.entity, i))
+            }
         }
         for index in old.indexes.joined() where !keptIndexes.contains(index.name) { try drop(index.dbi) }
         for e in stage.removedEntities {
@@ -42,20 +44,33 @@ struct LMDBMigration {
             let kept = Set(s.relationships.compactMap { $0?.name })
             for (k, r) in source.relationships.enumerated() where !kept.contains(r.name) { try drop(old.relationships[source.index][k]) }
         }
+        var oldPrimary = old.primary, oldRelationships = old.relationships
+        // A renamed entity whose old name the new schema gives to another entity (a new one,
+        // or a swap of names) has its databases moved aside first: opening the new schema's
+        // databases by name must not open (and later drop) the old ones.
+        let newNames = Set(stage.destination.entities.map(\.name))
+        for s in stage.entities {
+            guard let source = s.source, source.name != s.entity.name, newNames.contains(source.name) else { continue }
+            oldPrimary[source.index] = try moveAside(oldPrimary[source.index], as: "sb_migrating:\(source.name)")
+            let kept = Set(s.relationships.compactMap { $0?.name })
+            for (k, r) in source.relationships.enumerated() where kept.contains(r.name) {
+                oldRelationships[source.index][k] = try moveAside(oldRelationships[source.index][k], as: "sb_migrating:\(source.name).\(r.name)")
+            }
+        }
         let new = try LMDBLayout.handles(txn, schema: stage.destination, create: true, path: path, recordVersions: newVersions)
         for s in stage.entities {
             guard let source = s.source, source.name != s.entity.name else { continue }
             for (k, was) in s.relationships.enumerated() {
                 guard let was, let j = source.relationships.firstIndex(where: { $0.name == was.name }) else { continue }
-                try copy(old.relationships[source.index][j], into: new.relationships[s.entity.index][k])
-                try drop(old.relationships[source.index][j])
+                try copy(oldRelationships[source.index][j], into: new.relationships[s.entity.index][k])
+                try drop(oldRelationships[source.index][j])
             }
         }
         let tx = LMDBTransaction(schema: stage.destination, layout: new, env: mdb_txn_env(h), txn: txn, writable: true)
         defer { tx.isActive = false }
         for s in stage.entities {
             guard let source = s.source else { continue }
-            let from = old.primary[source.index], to = new.primary[s.entity.index]
+            let from = oldPrimary[source.index], to = new.primary[s.entity.index]
             if keepsRecords[s.entity.index] {
                 if from != to {
                     try copy(from, into: to)
@@ -123,6 +138,18 @@ struct LMDBMigration {
 
     private func copy(_ from: MDB_dbi, into to: MDB_dbi) throws {
         try LMDBCursor(txn, from).forEachEntry { k, v in try txn.put(to, Array(k), Array(v)) }
+    }
+
+    /// Copies a database into a new one named `name`, with the same flags, and drops it.
+    private func moveAside(_ dbi: MDB_dbi, as name: String) throws -> MDB_dbi {
+        let h = try txn.live
+        var flags: UInt32 = 0
+        try LMDBError.check(mdb_dbi_flags(h, dbi, &flags), "cannot read the flags of a database of \(path) while migrating it")
+        var aside: MDB_dbi = 0
+        try LMDBError.check(mdb_dbi_open(h, name, flags | UInt32(MDB_CREATE), &aside), "cannot create the database '\(name)' of \(path) while migrating it")
+        try copy(dbi, into: aside)
+        try drop(dbi)
+        return aside
     }
 
     /// Deletes a database and closes its handle.

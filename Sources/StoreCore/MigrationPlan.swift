@@ -91,7 +91,14 @@ public struct MigrationPlan: Sendable {
             guard step.destination.version > version else {
                 throw StoreError(.invalidSchema, "a migration from version \(version) must lead to a higher version, not \(step.destination.version)")
             }
-            if out.isEmpty, step.source.fingerprint != fingerprint {
+            if let previous = out.last {
+                // A chain must hand each step the schema the previous one produced: otherwise
+                // values would be read under the wrong attribute names.
+                guard step.source.fingerprint == previous.destination.fingerprint else {
+                    throw StoreError(.invalidSchema,
+                                     "the migration from version \(version) starts from a schema other than the one the migration to version \(version) ends at")
+                }
+            } else if step.source.fingerprint != fingerprint {
                 throw StoreError(.schemaMismatch,
                                  "\(path) was written with a schema of version \(version) other than the migration's source schema of that version")
             }

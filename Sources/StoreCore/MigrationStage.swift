@@ -37,6 +37,17 @@ public struct MigrationStage: Sendable {
             }
         }
 
+        /// Whether the attribute named `name` holds what the source attribute of the same name
+        /// held: it comes from it, under the same entity name. False for a new attribute and
+        /// for one renamed, or whose name another attribute took (an index over it has to be
+        /// built again even when its definition reads the same).
+        public func keepsValues(of name: String) -> Bool {
+            guard let source, source.name == entity.name, transform == nil,
+                  let k = entity.attributes.firstIndex(where: { $0.name == name }),
+                  let j = attributes[k].sourceOrdinal, attributes[k].sourceType == nil else { return false }
+            return source.attributes[j].name == name
+        }
+
         /// The source relationship kept by the relationship named `name`.
         public func sourceRelationship(_ name: String) -> Relationship? {
             entity.relationships.firstIndex { $0.name == name }.flatMap { relationships[$0] }

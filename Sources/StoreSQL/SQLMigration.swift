@@ -43,7 +43,7 @@ struct SQLMigration {
         let newIndexes = Set(newObjects.filter { $0.kind == .index }.map(\.sql))
         var kept = Set<String>()
         for o in oldObjects where o.kind == .index {
-            if newIndexes.contains(o.sql), !rebuilt.contains(o.table) { kept.insert(o.sql) } else { try exec("DROP INDEX \(q(o.name))") }
+            if newIndexes.contains(o.sql), keeps(o, steps, plans) { kept.insert(o.sql) } else { try exec("DROP INDEX \(q(o.name))") }
         }
         for t in rebuilt { try exec("ALTER TABLE \(q(t)) RENAME TO \(q(Self.aside(t)))") }
         for e in stage.removedEntities { try exec("DROP TABLE \(q(e.name))") }
@@ -63,6 +63,16 @@ struct SQLMigration {
             defer { tx.end() }
             for step in stage.migration.storeSteps { try step(tx) }
         }
+    }
+
+    /// Whether an index whose definition reads the same in both schemas can stay: on a join
+    /// table, or on an entity table altered in place under its own name whose indexed columns
+    /// keep their values (`ALTER TABLE … RENAME` moves an index along with the names it reads).
+    private func keeps(_ index: SQLSchemaMapping.SchemaObject, _ steps: [MigrationStage.EntityStep], _ plans: [TablePlan]) -> Bool {
+        guard let e = new.schema[index.table] else { return true }
+        guard let k = steps.firstIndex(where: { $0.entity.name == e.name }), plans[k] == .alter,
+              let i = e.indexes.first(where: { $0.name(in: e.name) == index.name }) else { return false }
+        return i.attributes.allSatisfy(steps[k].keepsValues(of:))
     }
 
     // MARK: Entity tables
@@ -85,6 +95,24 @@ struct SQLMigration {
     private func alter(_ s: MigrationStage.EntityStep) throws {
         let source = s.source!, e = s.entity, t = q(e.name)
         if source.name != e.name { try exec("ALTER TABLE \(q(source.name)) RENAME TO \(t)") }
+        // Removed columns go first and renames onto a name still in use go through a
+        // temporary one, so that names can pass from one attribute to another (a → b, b → c).
+        let used = Set(s.attributes.compactMap(\.sourceOrdinal))
+        for (j, a) in source.attributes.enumerated() where !used.contains(j) { try exec("ALTER TABLE \(t) DROP COLUMN \(q(a.name))") }
+        let sourceNames = Set(source.attributes.map(\.name))
+        var pendingRenames: [(from: String, to: String)] = []
+        for (i, a) in s.attributes.enumerated() {
+            guard let j = a.sourceOrdinal, source.attributes[j].name != e.attributes[i].name else { continue }
+            let was = source.attributes[j].name, name = e.attributes[i].name
+            if sourceNames.contains(name) {
+                let temporary = "sb_renaming_\(i)"
+                try exec("ALTER TABLE \(t) RENAME COLUMN \(q(was)) TO \(q(temporary))")
+                pendingRenames.append((temporary, name))
+            } else {
+                try exec("ALTER TABLE \(t) RENAME COLUMN \(q(was)) TO \(q(name))")
+            }
+        }
+        for r in pendingRenames { try exec("ALTER TABLE \(t) RENAME COLUMN \(q(r.from)) TO \(q(r.to))") }
         var fills: [Value] = []
         var fillAssignments: [String] = []
         var checksumTerms: [String] = []
@@ -92,8 +120,6 @@ struct SQLMigration {
         for (i, a) in s.attributes.enumerated() {
             let attribute = e.attributes[i]
             if let j = a.sourceOrdinal {
-                let was = source.attributes[j].name
-                if was != attribute.name { try exec("ALTER TABLE \(t) RENAME COLUMN \(q(was)) TO \(q(attribute.name))") }
                 if j != i { rewritesChecksums = true }
                 checksumTerms.append(q(attribute.name))
                 continue
@@ -112,8 +138,6 @@ struct SQLMigration {
                 checksumTerms.append(q(attribute.name))
             }
         }
-        let used = Set(s.attributes.compactMap(\.sourceOrdinal))
-        for (j, a) in source.attributes.enumerated() where !used.contains(j) { try exec("ALTER TABLE \(t) DROP COLUMN \(q(a.name))") }
         let oldKeys = Set(old.foreignKeyColumns(source).map(\.column)), newKeys = new.foreignKeyColumns(e)
         for (column, r) in newKeys where !oldKeys.contains(column) {
             try exec("ALTER TABLE \(t) ADD COLUMN \(q(column)) \(SQLSchemaMapping.columnType(new.schema[r.destination]!.primaryKey.type))")

@@ -7,7 +7,7 @@ import StoreCore
 enum MigrationCases {
     typealias S = MigrationSupport
 
-    static let all: [ConformanceCase] = lightweight + custom + versions
+    static let all: [ConformanceCase] = lightweight + custom + versions + names
 
     static let lightweight: [ConformanceCase] = [
         ConformanceCase.seeded("migrations", "addOptionalAttribute", requires: S.needs) { ctx in
