@@ -24,6 +24,9 @@ public final class GRDBStore: Repository, @unchecked Sendable {
 
     public let schema: Schema
     public let path: String
+    /// How many migrations of this store the process had completed when it was opened
+    /// (`StoreLocating`).
+    public let migrationGeneration: Int
     public let options: StoreOptions
     public let capabilities: Capabilities = [.persistence, .snapshotReads, .concurrentReaders, .schemaVersioning, .migrations, .integrityCheck]
 
@@ -49,7 +52,8 @@ public final class GRDBStore: Repository, @unchecked Sendable {
         var config = Configuration()
         config.busyMode = .timeout(5)
         config.prepareDatabase { db in try GRDBFunctions.register(on: db) }
-        pool = try GRDBErrors.mapped { try DatabasePool(path: path, configuration: config) }
+        let pool = try GRDBErrors.mapped { try DatabasePool(path: path, configuration: config) }
+        self.pool = pool
         do {
             try GRDBErrors.mapped {
                 // DatabasePool sets `synchronous = NORMAL` on its writer once WAL is on (after
@@ -63,6 +67,7 @@ public final class GRDBStore: Repository, @unchecked Sendable {
             try? pool.close()
             throw error
         }
+        migrationGeneration = StoreMigrations.generation(of: path)
     }
 
     deinit { try? close() }

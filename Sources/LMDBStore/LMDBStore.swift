@@ -37,6 +37,9 @@ public final class LMDBStore: Repository, @unchecked Sendable {
 
     public let schema: Schema
     public let directory: URL
+    /// How many migrations of this store the process had completed when it was opened
+    /// (`StoreLocating`).
+    public let migrationGeneration: Int
     public let options: StoreOptions
     public let mapLimits: MapSize
     public let capabilities: Capabilities = [.persistence, .snapshotReads, .concurrentReaders, .schemaVersioning, .migrations, .integrityCheck]
@@ -67,8 +70,9 @@ public final class LMDBStore: Repository, @unchecked Sendable {
         try OpenEnvironments.claim(path)
         do {
             try Self.checkDataFile(path)
-            // A migration opens the databases of every schema it passes through.
-            let migrating = options.migrations?.migrations.reduce(0) { $0 + LMDBLayout.databaseCount($1.source) } ?? 0
+            // A migration opens the databases of every schema it passes through (and may move
+            // those of a renamed entity aside).
+            let migrating = options.migrations?.migrations.reduce(0) { $0 + 2 * LMDBLayout.databaseCount($1.source) } ?? 0
             let env = try LMDBEnvironment(directory: path, maxDatabases: LMDBLayout.databaseCount(schema) + migrating,
                                           mapSize: mapSize.initial, durability: options.durability)
             do {
@@ -79,6 +83,7 @@ public final class LMDBStore: Repository, @unchecked Sendable {
                 throw error
             }
             self.env = env
+            migrationGeneration = StoreMigrations.generation(of: path)
         } catch {
             OpenEnvironments.release(path)
             throw error

@@ -31,19 +31,19 @@ public final class ObjectGraph: Repository {
     private let inboxes = Locked<[WeakInbox]>([])
 
     /// Where the store lives, when it says (`StoreLocating`).
-    private let storeLocation: String?
+    private let storeLocation: (path: String, generation: Int)?
 
     public init(store: any Repository) {
         self.store = store
         model = GraphModel(store.schema)
-        storeLocation = (store as? StoreLocating)?.storeLocation
+        storeLocation = (store as? StoreLocating).map { ($0.storeLocation, $0.migrationGeneration) }
     }
 
     /// Refuses a store that is being migrated in this process (`busy`), or that another open
-    /// migrated past this graph's schema (`schemaMismatch`): every transaction of the graph and
+    /// migrated since this graph's store was opened (`schemaMismatch`): every transaction of the graph and
     /// of its contexts checks first (see `StoreMigrations`).
     func checkStoreVersion() throws {
-        if let storeLocation { try StoreMigrations.check(storeLocation, version: store.schema.version) }
+        if let storeLocation { try StoreMigrations.check(storeLocation.path, openedAt: storeLocation.generation, version: store.schema.version) }
     }
 
     public var schema: Schema { store.schema }

@@ -23,6 +23,9 @@ public final class SQLiteStore: Repository, @unchecked Sendable {
 
     public let schema: Schema
     public let path: String
+    /// How many migrations of this store the process had completed when it was opened
+    /// (`StoreLocating`).
+    public let migrationGeneration: Int
     public let options: StoreOptions
     public let capabilities: Capabilities = [.persistence, .snapshotReads, .concurrentReaders, .schemaVersioning, .migrations, .integrityCheck]
 
@@ -66,6 +69,7 @@ public final class SQLiteStore: Repository, @unchecked Sendable {
             throw error
         }
         writer = db
+        migrationGeneration = StoreMigrations.generation(of: path)
     }
 
     deinit { try? close() }

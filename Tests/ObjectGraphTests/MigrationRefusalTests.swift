@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import LMDBStore
 import SQLiteStore
 import StoreConformance
 import StoreCore
@@ -47,5 +48,29 @@ struct MigrationRefusalTests {
         // The migrated store has the data, unchanged by the refused write.
         #expect(try migrated.read { try $0.fetch("User", id: 1)?["age"] } == 30)
         try migrated.close()
+    }
+
+    /// Only migrations after a store's open count: a store migrated, deleted and created again
+    /// at the old version is not refused, on either engine.
+    @Test(arguments: ["sqlite", "lmdb"])
+    func aStoreCreatedAgainAfterAMigrationIsNotRefused(_ engine: String) throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("graph-recreated-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func open(_ schema: Schema, _ plan: MigrationPlan? = nil) throws -> any Repository {
+            let options = StoreOptions(migrations: plan)
+            return engine == "sqlite" ? try SQLiteStore(directory: dir, schema: schema, options: options)
+                : try LMDBStore(directory: dir, schema: schema, options: options)
+        }
+        let first = try open(SocialSchema.make())
+        try SocialFixture.load(into: first)
+        try first.close()
+        try open(Self.v2, MigrationPlan([Migration(from: SocialSchema.make(), to: Self.v2)])).close()
+        try FileManager.default.removeItem(at: dir)
+
+        let graph = ObjectGraph(store: try open(SocialSchema.make()))
+        defer { try? graph.close() }
+        try SocialFixture.load(into: graph)
+        #expect(try graph.newContext().object("User", id: 1) != nil)
+        #expect(try graph.read { try $0.count(Query("User")) } == 5)
     }
 }
