@@ -67,12 +67,18 @@ struct SQLMigration {
 
     /// Whether an index whose definition reads the same in both schemas can stay: on a join
     /// table, or on an entity table altered in place under its own name whose indexed columns
-    /// keep their values (`ALTER TABLE … RENAME` moves an index along with the names it reads).
+    /// keep their values (`ALTER TABLE … RENAME` moves an index along with the names it reads):
+    /// attributes that keep theirs, foreign-key columns of relationships kept.
     private func keeps(_ index: SQLSchemaMapping.SchemaObject, _ steps: [MigrationStage.EntityStep], _ plans: [TablePlan]) -> Bool {
         guard let e = new.schema[index.table] else { return true }
         guard let k = steps.firstIndex(where: { $0.entity.name == e.name }), plans[k] == .alter,
-              let i = e.indexes.first(where: { $0.name(in: e.name) == index.name }) else { return false }
-        return i.attributes.allSatisfy(steps[k].keepsValues(of:))
+              steps[k].source?.name == e.name else { return false }
+        if let i = e.indexes.first(where: { $0.name(in: e.name) == index.name }) {
+            return i.attributes.allSatisfy(steps[k].keepsValues(of:))
+        }
+        return new.foreignKeyColumns(e).contains { column, _ in
+            SQLSchemaMapping.foreignKeyIndexName(e.name, column) == index.name && steps[k].sourceRelationship(column) != nil
+        }
     }
 
     // MARK: Entity tables
@@ -95,10 +101,13 @@ struct SQLMigration {
     private func alter(_ s: MigrationStage.EntityStep) throws {
         let source = s.source!, e = s.entity, t = q(e.name)
         if source.name != e.name { try exec("ALTER TABLE \(q(source.name)) RENAME TO \(t)") }
-        // Removed columns go first and renames onto a name still in use go through a
-        // temporary one, so that names can pass from one attribute to another (a → b, b → c).
+        // Removed columns (attributes and foreign keys) go first and renames onto a name still
+        // in use go through a temporary one, so that names can pass from one attribute to
+        // another (a → b, b → c) or from a removed relationship to an attribute.
         let used = Set(s.attributes.compactMap(\.sourceOrdinal))
         for (j, a) in source.attributes.enumerated() where !used.contains(j) { try exec("ALTER TABLE \(t) DROP COLUMN \(q(a.name))") }
+        let oldKeys = Set(old.foreignKeyColumns(source).map(\.column)), newKeys = new.foreignKeyColumns(e)
+        for column in oldKeys.subtracting(newKeys.map(\.column)) { try exec("ALTER TABLE \(t) DROP COLUMN \(q(column))") }
         let sourceNames = Set(source.attributes.map(\.name))
         var pendingRenames: [(from: String, to: String)] = []
         for (i, a) in s.attributes.enumerated() {
@@ -138,11 +147,9 @@ struct SQLMigration {
                 checksumTerms.append(q(attribute.name))
             }
         }
-        let oldKeys = Set(old.foreignKeyColumns(source).map(\.column)), newKeys = new.foreignKeyColumns(e)
         for (column, r) in newKeys where !oldKeys.contains(column) {
             try exec("ALTER TABLE \(t) ADD COLUMN \(q(column)) \(SQLSchemaMapping.columnType(new.schema[r.destination]!.primaryKey.type))")
         }
-        for column in oldKeys.subtracting(newKeys.map(\.column)) { try exec("ALTER TABLE \(t) DROP COLUMN \(q(column))") }
         let total = try count(e.name)
         // A new column with a fill always changes the checksums, so one test covers both.
         if rewritesChecksums {

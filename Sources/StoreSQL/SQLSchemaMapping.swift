@@ -172,7 +172,7 @@ public final class SQLSchemaMapping: Sendable {
             for (column, r) in foreignKeyColumns(e) {
                 cols.append("\(q(column)) \(Self.columnType(schema[r.destination]!.primaryKey.type))")
                 info.append("\(column) \(Self.columnType(schema[r.destination]!.primaryKey.type)) 0 0")
-                fkIndexes.append(("sb_fk_\(e.name)_\(column)", schema.inverse(of: r).relationship.cardinality == .toOne, column))
+                fkIndexes.append((Self.foreignKeyIndexName(e.name, column), schema.inverse(of: r).relationship.cardinality == .toOne, column))
             }
             cols.append("\(q(SQLFunctions.checksumColumn)) INTEGER")
             info.append("\(SQLFunctions.checksumColumn) INTEGER 0 0")
@@ -191,6 +191,9 @@ public final class SQLSchemaMapping: Sendable {
         }
         return out
     }
+
+    /// The name of the index on the foreign-key column `column` of `table`.
+    static func foreignKeyIndexName(_ table: String, _ column: String) -> String { "sb_fk_\(table)_\(column)" }
 
     /// The foreign-key columns `e`'s table holds, each with the relationship whose links it stores.
     public func foreignKeyColumns(_ e: Entity) -> [(column: String, relationship: Relationship)] {

@@ -84,6 +84,24 @@ extension MigrationCases {
             try MigrationSupport.expectAgreesWithScan(ctx, "Article", "createdAt == %@", [.value(first)]) { $0["createdAt"] == first }
             try MigrationSupport.expectVerifies(ctx)
         },
+        ConformanceCase.seeded("migrations", "attributeTakesARemovedRelationshipsName", requires: MigrationSupport.needs) { ctx in
+            // Post.author (the link to User) goes; Post.title is renamed to author in the same step.
+            let posts = try ctx.read { try $0.fetch(Query("Post")) }
+            let v2 = try MigrationSupport.schema(2) { d in
+                let p = MigrationSupport.index(d, "Post")
+                d[p].relationships.removeAll { $0.name == "author" }
+                d[0].relationships.removeAll { $0.name == "posts" }
+                MigrationSupport.attribute(&d, "Post", "title") { $0.name = "author" }
+            }
+            try ctx.migrate(to: v2, MigrationSupport.plan(Migration(from: SocialSchema.make(), to: v2).renamingAttribute("title", to: "author", of: "Post")))
+            let after = try ctx.read { try $0.fetch(Query("Post")) }
+            try ctx.expectEqual(after.map { $0["author"] }, posts.map { $0["title"] }, "Post.author holds the old titles")
+            let second = posts[1]["title"]
+            try MigrationSupport.expectAgreesWithScan(ctx, "Post", "author == %@", [.value(second)]) { $0["author"] == second }
+            try ctx.write { try $0.delete("User", id: 1) }   // posts no longer cascade with their author
+            try ctx.expectEqual(try ctx.read { try $0.count(Query("Post")) }, posts.count, "every post stays")
+            try MigrationSupport.expectVerifies(ctx)
+        },
         ConformanceCase.seeded("migrations", "chainWhoseStepsDoNotMeetIsRefused", requires: MigrationSupport.needs) { ctx in
             let before = try ctx.dump()
             let v2a = try MigrationSupport.schema(2) { $0[0].attributes.append(Attribute("secret", .string, default: "")) }
