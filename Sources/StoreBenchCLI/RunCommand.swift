@@ -5,6 +5,7 @@ import StoreCore
 
 extension Profile: ExpressibleByArgument {}
 extension MeasureMode: ExpressibleByArgument {}
+extension KeyDistribution: ExpressibleByArgument {}
 
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -68,6 +69,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Durability for every backend and floor: durable (fsync at commit) or relaxed.")
     var durability: Durability = .durable
 
+    @Option(help: ArgumentHelp("How the workloads that pick random keys with repeats (crud.read-pk.*, crud.update.*, query.traversal) draw them; deletes and upserts keep distinct uniform keys: uniform, zipfian (θ 0.99, popular keys scattered, as YCSB) or latest (the newest keys most popular).", valueName: "distribution"))
+    var distribution: KeyDistribution = .uniform
+
     @Option(help: "Directory for latest.md and latest.json.")
     var out: String = "Reports"
 
@@ -126,6 +130,7 @@ struct RunCommand: ParsableCommand {
         plan.spreadGoal = profile.spreadGoal
         plan.extraRoundsBudget = profile.extraRoundsBudget
         plan.measure = measure
+        plan.distribution = distribution
         plan.countAllocations = !noAllocations && !counting
         plan.includeFloors = !noFloors
         plan.runConformance = !noConformance && !counting

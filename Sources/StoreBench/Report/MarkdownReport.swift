@@ -77,6 +77,7 @@ public struct MarkdownReport {
         md += "| OS | \(m.os) |\n| Swift | \(m.swift) |\n| SQLite | \(m.sqlite) |\n| LMDB | \(m.lmdb) |\n"
         md += "| Build | \(m.build)\(m.build == "release" ? "" : " — numbers from a debug build are not meaningful") |\n"
         md += "| Durability | \(results.durability.rawValue) (\(results.durability == .durable ? "fsync at every commit" : "no fsync at commit: SQLite synchronous=NORMAL, LMDB MDB_NOSYNC")), the same for every backend and floor |\n"
+        md += "| Key distribution | \((results.distribution ?? .uniform).rawValue)\(results.distribution == nil ? " (every key equally likely)" : " (`--distribution`; workloads that pick random keys draw them skewed)") |\n"
         md += "| Profile | \(results.profile): \(results.rounds.map { "\($0) rounds × " } ?? "")\(results.warmup) warm-up + \(results.repetitions) measured repetitions per cell |\n"
         md += String(format: "| Runner overhead | %.2f ns per operation, measured (an empty operation timed as workloads are, minus a bare loop); each timed span costs one clock reading, %.0f ns, and spans under %.0f ns are grown into groups |\n",
                      results.runner.overheadNanosPerOperation, results.runner.clockReadingNanos, results.runner.minimumSpanNanos)

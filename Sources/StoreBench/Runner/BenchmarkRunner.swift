@@ -138,6 +138,7 @@ public final class BenchmarkRunner {
                              rounds: plan.rounds > 1 ? plan.rounds : nil)
         out.interruptedBy = interruptingSignal.map(Self.signalName)
         out.maxRounds = plan.maxRounds > plan.rounds ? plan.maxRounds : nil
+        out.distribution = plan.distribution == .uniform ? nil : plan.distribution
         out.measure = plan.measure
         out.extraRounds = extraRounds
         return out
@@ -188,6 +189,7 @@ public final class BenchmarkRunner {
             minimumSpan: minimumSpan, outcome: work.appendingPathComponent("outcome.json").path)
         spec.countAllocations = plan.countAllocations && cell.round == 0
         spec.measure = plan.measure
+        spec.distribution = plan.distribution
         spec.runnerPID = getpid()
         let started = Date()
         let process = CellProcess(executable: executable, timeout: plan.cellTimeout * (plan.measure == .instructions ? 20 : 1))

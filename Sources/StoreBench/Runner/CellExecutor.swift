@@ -66,6 +66,7 @@ public struct CellExecutor {
                 let ctx = WorkloadContext(generator: generator, workload: workload.name, repetition: rep,
                                           storeDirectory: store, residentAtStart: residentAtStart)
                 ctx.metrics = metrics
+                ctx.keyDistribution = spec.distribution
                 if case .backend(let d) = target {
                     let durability = spec.durability
                     ctx.reopen = { schema, plan in try d.open(schema, store, StoreOptions(durability: durability, migrations: plan)) }

@@ -14,6 +14,8 @@ public struct CellSpec: Codable, Sendable, Hashable {
     public var repetitions: Int
     public var warmup: Int
     public var durability: Durability
+    /// How the workloads that pick random keys draw them.
+    public var distribution = KeyDistribution.uniform
     /// Spans shorter than this many nanoseconds are timed in groups.
     public var minimumSpan: UInt64
     /// Where the child writes its `CellOutcome` as JSON.

@@ -23,6 +23,8 @@ public struct RunPlan: Sendable {
     /// Seconds the extra rounds may take over the whole run.
     public var extraRoundsBudget: Double = 0
     public var durability: Durability
+    /// How the workloads that pick random keys draw them (`--distribution`).
+    public var distribution = KeyDistribution.uniform
     /// Seconds a cell may take before it is stopped.
     public var cellTimeout: Double
     public var fixtures: URL

@@ -22,6 +22,8 @@ public struct RunResults: Codable, Sendable {
     public var maxRounds: Int?
     /// What the cells measured: `time` (the default) or `instructions` (under callgrind).
     public var measure: MeasureMode?
+    /// How random keys were drawn, when not uniform (`--distribution`).
+    public var distribution: KeyDistribution?
     public var warmup: Int
     public var machine: MachineInfo
     public var runner: RunnerFacts

@@ -84,6 +84,8 @@ public final class WorkloadContext {
     /// Opens the store under test again with another schema and a migration plan, for a
     /// migration workload (its body closes the store it was given first); `nil` on a floor.
     public internal(set) var reopen: ((Schema, MigrationPlan) throws -> any Repository)?
+    /// How `randomKeys` draws (`--distribution`); uniform by default.
+    public internal(set) var keyDistribution = KeyDistribution.uniform
     /// Extra figures a workload reports (memory workloads): name → value.
     public internal(set) var metrics: [String: Double] = [:]
 

@@ -1,8 +1,11 @@
 extension WorkloadContext {
-    /// `count` keys drawn uniformly from `1…upTo`, with repeats.
+    /// `count` keys drawn from `1…upTo` with `keyDistribution` (uniform unless the run asks
+    /// for another), with repeats. Under `latest` the highest keys are the newest.
     public func randomKeys(_ count: Int, upTo n: Int) -> [Int64] {
         var r = random()
-        return (0..<count).map { _ in Int64(r.below(n) + 1) }
+        guard keyDistribution != .uniform else { return (0..<count).map { _ in Int64(r.below(n) + 1) } }
+        var chooser = KeyChooser(keyDistribution, count: n)
+        return (0..<count).map { _ in Int64(chooser.next(&r) + 1) }
     }
 
     /// `count` distinct keys from `1…upTo`, in random order.
