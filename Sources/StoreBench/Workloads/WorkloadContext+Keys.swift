@@ -3,7 +3,6 @@ extension WorkloadContext {
     /// for another), with repeats. Under `latest` the highest keys are the newest.
     public func randomKeys(_ count: Int, upTo n: Int) -> [Int64] {
         var r = random()
-        guard keyDistribution != .uniform else { return (0..<count).map { _ in Int64(r.below(n) + 1) } }
         var chooser = KeyChooser(keyDistribution, count: n)
         return (0..<count).map { _ in Int64(chooser.next(&r) + 1) }
     }

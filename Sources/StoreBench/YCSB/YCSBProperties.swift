@@ -1,3 +1,5 @@
+import Foundation
+
 /// A Java properties file as YCSB reads its workload files: `key=value`, `key: value` or
 /// `key value` per line, `#` and `!` comments, a trailing backslash continuing a line, and
 /// backslash escapes. Later lines override earlier ones, as in Java.
@@ -24,12 +26,12 @@ public struct YCSBProperties: Sendable, Equatable {
         var index = 0
         while index < physical.count {
             let startLine = index + 1
-            var logical = String(physical[index].drop { $0 == " " || $0 == "\t" || $0 == "\u{0C}" })
+            var logical = String(physical[index].drop(while: isBlank))
             index += 1
             if logical.isEmpty || logical.first == "#" || logical.first == "!" { continue }
             while endsWithContinuation(logical), index < physical.count {
                 logical.removeLast()
-                logical += physical[index].drop { $0 == " " || $0 == "\t" || $0 == "\u{0C}" }
+                logical += physical[index].drop(while: isBlank)
                 index += 1
             }
             if endsWithContinuation(logical) { logical.removeLast() }
@@ -41,6 +43,9 @@ public struct YCSBProperties: Sendable, Equatable {
     }
 
     // MARK: Internal helpers
+
+    /// Java's property whitespace: space, tab, form feed.
+    private static func isBlank(_ c: Character) -> Bool { c == " " || c == "\t" || c == "\u{0C}" }
 
     /// An odd number of trailing backslashes continues the line.
     private static func endsWithContinuation(_ s: String) -> Bool {
@@ -57,9 +62,9 @@ public struct YCSBProperties: Sendable, Equatable {
             if escaped { key.append(unescape(c)); escaped = false; continue }
             if c == "\\" { escaped = true; continue }
             if c == "=" || c == ":" { separated = true; break }
-            if c == " " || c == "\t" {
+            if isBlank(c) {
                 // Whitespace ends the key; one `=` or `:` may follow it.
-                chars = chars.drop { $0 == " " || $0 == "\t" }
+                chars = chars.drop(while: isBlank)
                 if let next = chars.first, next == "=" || next == ":" { chars = chars.dropFirst() }
                 separated = true
                 break
@@ -72,12 +77,12 @@ public struct YCSBProperties: Sendable, Equatable {
         guard separated else {
             throw YCSBPropertyError(.syntax(line: number), "\(source):\(number): '\(key)' has no value; write \(key)=VALUE")
         }
-        chars = chars.drop { $0 == " " || $0 == "\t" }
+        chars = chars.drop(while: isBlank)
         escaped = false
         for c in chars {
             if escaped { value.append(unescape(c)); escaped = false } else if c == "\\" { escaped = true } else { value.append(c) }
         }
-        return (key, value.trimmingTrailingWhitespace())
+        return (key, value.trimmingCharacters(in: .whitespaces))
     }
 
     private static func unescape(_ c: Character) -> Character {
@@ -91,11 +96,3 @@ public struct YCSBProperties: Sendable, Equatable {
     }
 }
 
-extension String {
-    /// Internal helper: the string without trailing spaces and tabs.
-    fileprivate func trimmingTrailingWhitespace() -> String {
-        var s = self
-        while let last = s.last, last == " " || last == "\t" { s.removeLast() }
-        return s
-    }
-}

@@ -14,8 +14,8 @@ import Foundation
 /// is `unsupported` and names it; a property YCSB does not have is `unknownProperties`. None
 /// is ignored.
 public struct YCSBWorkloadSpec: Sendable, Equatable {
-    public enum InsertOrder: String, Sendable { case hashed, ordered }
-    public enum ScanLengthDistribution: String, Sendable { case uniform, zipfian }
+    public enum InsertOrder: String, CaseIterable, Sendable { case hashed, ordered }
+    public enum ScanLengthDistribution: String, CaseIterable, Sendable { case uniform, zipfian }
 
     public var name: String
     public var recordCount = 1_000
@@ -154,13 +154,14 @@ extension YCSBWorkloadSpec {
             }
         }
 
-        func choice<T: RawRepresentable & CaseIterableNames>(_ key: String, _ fallback: T, unsupported: [String]) throws -> T where T.RawValue == String {
+        func choice<T: RawRepresentable & CaseIterable>(_ key: String, _ fallback: T, unsupported: [String]) throws -> T where T.RawValue == String {
             guard let raw = properties.values[key] else { return fallback }
             if let v = T(rawValue: raw) { return v }
+            let names = T.allCases.map(\.rawValue).joined(separator: ", ")
             if unsupported.contains(raw) {
-                throw YCSBPropertyError(.unsupported(property: key, value: raw), "\(at(key)): \(key)=\(raw) is YCSB's but StoreBench does not implement it; use one of \(T.names.joined(separator: ", "))")
+                throw YCSBPropertyError(.unsupported(property: key, value: raw), "\(at(key)): \(key)=\(raw) is YCSB's but StoreBench does not implement it; use one of \(names)")
             }
-            throw YCSBPropertyError(.invalidValue(property: key, value: raw), "\(at(key)): \(key)=\(raw) is not one of \(T.names.joined(separator: ", "))")
+            throw YCSBPropertyError(.invalidValue(property: key, value: raw), "\(at(key)): \(key)=\(raw) is not one of \(names)")
         }
 
         /// A property StoreBench accepts only with these values (its default among them).
@@ -170,9 +171,3 @@ extension YCSBWorkloadSpec {
         }
     }
 }
-
-/// The values an enum option accepts, for messages. Internal helper.
-protocol CaseIterableNames { static var names: [String] { get } }
-extension KeyDistribution: CaseIterableNames { static var names: [String] { allCases.map(\.rawValue) } }
-extension YCSBWorkloadSpec.InsertOrder: CaseIterable, CaseIterableNames { static var names: [String] { allCases.map(\.rawValue) } }
-extension YCSBWorkloadSpec.ScanLengthDistribution: CaseIterable, CaseIterableNames { static var names: [String] { allCases.map(\.rawValue) } }
