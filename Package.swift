@@ -140,7 +140,7 @@ let package = Package(
                     plugins: [.plugin(name: "ConformanceKitXCTests")]),
         // Counts the heap allocations of one thread (glibc's malloc interposed in the test binary).
         .testTarget(name: "StoreBenchTests", dependencies: [
-            "StoreBench", "StoreBenchCLI", "StoreCore", "StoreConformance", "SQLiteStore", "LMDBStore", "CSQLite",
+            "StoreBench", "StoreBenchCLI", "StoreCore", "StoreConformance", "SQLiteStore", "LMDBStore", "ObjectGraph", "CSQLite",
         ]),
     ],
     swiftLanguageModes: [.v6]

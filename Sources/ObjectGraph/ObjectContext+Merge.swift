@@ -1,3 +1,4 @@
+import Foundation
 import StoreCore
 
 extension ObjectContext {
@@ -95,4 +96,18 @@ extension ObjectContext {
 
 extension StoreBinding {
     var isRepository: Bool { if case .repository = self { true } else { false } }
+}
+
+extension ObjectContext {
+    /// Blocks the context's thread until other contexts of the graph have saved changes for it
+    /// to merge, or `timeout` seconds pass; true when changes are waiting. It merges nothing:
+    /// call `mergeChanges()` (or fetch, with automatic merging) next. This is the run-loop
+    /// wait of a thread that only reacts to saves elsewhere.
+    ///
+    /// ```swift
+    /// while context.waitForChanges(timeout: 1) { try context.mergeChanges() }  // observers fire
+    /// ```
+    public func waitForChanges(timeout: Double) -> Bool {
+        inbox.wait(until: Date(timeIntervalSinceNow: max(0, timeout)))
+    }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import StoreCore
 
 /// What one save (or batch operation) changed in the store, as object IDs. Contexts of the same
@@ -29,16 +30,35 @@ public struct SavedChanges: Sendable {
     }
 }
 
-/// Internal: saved changes of other contexts, waiting to be merged. Filled from any thread.
-final class ContextInbox: Sendable {
-    private let pending = Locked<[SavedChanges]>([])
+/// Internal: saved changes of other contexts, waiting to be merged. Filled from any thread;
+/// the context's own thread may block until something arrives (`wait`).
+final class ContextInbox: @unchecked Sendable {
+    // @unchecked: `pending` is only touched with `condition` locked.
+    private var pending: [SavedChanges] = []
+    private let condition = NSCondition()
 
-    func post(_ c: SavedChanges) { pending.withLock { $0.append(c) } }
+    func post(_ c: SavedChanges) {
+        condition.lock()
+        pending.append(c)
+        condition.signal()
+        condition.unlock()
+    }
 
     func drain() -> [SavedChanges] {
-        pending.withLock { p in
-            defer { p = [] }
-            return p
+        condition.lock()
+        defer { condition.unlock() }
+        let p = pending
+        pending = []
+        return p
+    }
+
+    /// Blocks until changes are waiting or `deadline` passes; true when some are waiting.
+    func wait(until deadline: Date) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while pending.isEmpty {
+            if !condition.wait(until: deadline) { return !pending.isEmpty }
         }
+        return true
     }
 }

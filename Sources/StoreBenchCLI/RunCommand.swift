@@ -119,7 +119,7 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         let counting = measure == .instructions
         var plan = RunPlan(
-            backends: try selectedBackends(), workloads: try workloads.map(WorkloadRegistry.matching) ?? WorkloadRegistry.all,
+            backends: try selectedBackends(), workloads: try workloads.map(WorkloadRegistry.matching) ?? profile.defaultWorkloads,
             scales: selectedScales(), repetitions: repetitions ?? (counting ? 1 : profile.repetitions), warmup: warmup ?? profile.warmup,
             durability: durability, cellTimeout: cellTimeout ?? profile.cellTimeout, fixtures: try fixturesDirectory(),
             profile: scale == nil && repetitions == nil && rounds == nil && !counting ? profile.rawValue : "custom (\(profile.rawValue) base)")

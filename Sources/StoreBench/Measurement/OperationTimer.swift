@@ -20,6 +20,9 @@ public final class OperationTimer {
     public private(set) var elapsed: UInt64 = 0
     /// Per-operation latencies in nanoseconds.
     public private(set) var histogram = OperationTimer.emptyHistogram()
+    /// Figures a workload reports beside the time (commit latency of a writer thread, bytes a
+    /// store grew by): name → value, of the last measured repetition.
+    public private(set) var metrics: [String: Double] = [:]
     /// Spans shorter than this are grown into groups.
     public let minimumSpan: UInt64
     /// The largest group `each` forms.
@@ -29,7 +32,7 @@ public final class OperationTimer {
         self.minimumSpan = minimumSpan
     }
 
-    static func emptyHistogram() -> Histogram<UInt64> {
+    public static func emptyHistogram() -> Histogram<UInt64> {
         Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000_000, numberOfSignificantValueDigits: .three)
     }
 
@@ -58,6 +61,21 @@ public final class OperationTimer {
         record(MonotonicClock.now() &- start, operations: n)
         return result
     }
+
+    /// Counts `n` operations that ran on other threads, with their per-operation latencies.
+    /// `total` is the nanoseconds the report divides by `n`: the wall time of a throughput
+    /// measurement (time per operation = 1 ÷ throughput), or the sum of the latencies of paced
+    /// operations (time per operation = their mean latency).
+    public func record(total: UInt64, operations n: Int, latencies: Histogram<UInt64>) {
+        guard n > 0 else { return }
+        elapsed &+= total
+        operations += n
+        spans += 1
+        histogram.add(latencies)
+    }
+
+    /// Reports a figure beside the time (see `metrics`).
+    public func report(_ name: String, _ value: Double) { metrics[name] = value }
 
     /// Adds a span the caller measured with `MonotonicClock.now()`, shared by `n` operations
     /// (a statement whose row count is known only afterwards, a floor's own loop).

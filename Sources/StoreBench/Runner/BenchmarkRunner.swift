@@ -23,7 +23,7 @@ public protocol RunProgress: AnyObject {
 /// ```
 /// Thread safety: `run` blocks the calling thread until every cell has ended.
 public final class BenchmarkRunner {
-    public let plan: RunPlan
+    public private(set) var plan: RunPlan
     let executable: URL
     let workDirectory: URL
     weak var progress: RunProgress?
@@ -53,6 +53,7 @@ public final class BenchmarkRunner {
 
     public func run() throws -> RunResults {
         let started = Date()
+        plan.backendCapabilities = Self.capabilities(of: plan.backends, in: workDirectory)
         let specs = try plan.scales.map { try DatasetSpec.load(scale: $0, fixtures: plan.fixtures) }
         var facts = Self.measureRunnerOverhead()
         facts.allocationCounting = plan.countAllocations && plan.measure == .time && AllocationCounter.isAvailable
@@ -104,10 +105,10 @@ public final class BenchmarkRunner {
                 while true {
                     let roundStarted = Date()
                     guard runAll(plan.round(round, of: w, scale)) else { break scales }
-                    if round >= plan.rounds { extraSeconds += Date().timeIntervalSince(roundStarted) }
+                    if round >= plan.rounds(of: w).planned { extraSeconds += Date().timeIntervalSince(roundStarted) }
                     round += 1
-                    guard round >= plan.rounds else { continue }
-                    guard round < plan.maxRounds, extraSeconds < plan.extraRoundsBudget,
+                    guard round >= plan.rounds(of: w).planned else { continue }
+                    guard round < plan.rounds(of: w).most, extraSeconds < plan.extraRoundsBudget,
                           let wide = Self.widestSpread(results, w.name, scale), wide.spread > plan.spreadGoal else { break }
                     extraRounds += 1
                     let more = plan.round(round, of: w, scale).count
@@ -141,6 +142,22 @@ public final class BenchmarkRunner {
         out.distribution = plan.distribution == .uniform ? nil : plan.distribution
         out.measure = plan.measure
         out.extraRounds = extraRounds
+        return out
+    }
+
+    /// What each backend supports: each opened once on an empty store in `directory`. A
+    /// backend that does not open is left out (its cells then fail with their own reason).
+    static func capabilities(of backends: [BackendDescriptor], in directory: URL) -> [String: Capabilities] {
+        var out: [String: Capabilities] = [:]
+        for d in backends {
+            let dir = directory.appendingPathComponent("capabilities/\(d.name)")
+            try? FileManager.default.removeItem(at: dir)
+            defer { try? FileManager.default.removeItem(at: dir) }
+            guard (try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)) != nil,
+                  let repo = try? d.open(BenchSchema.schema, dir, StoreOptions(durability: .relaxed)) else { continue }
+            out[d.name] = repo.capabilities
+            try? repo.close()
+        }
         return out
     }
 

@@ -92,11 +92,12 @@ public struct CellExecutor {
                     operations = timer.operations
                     spans = timer.spans
                     histogram.add(timer.histogram)
+                    metrics.merge(timer.metrics) { _, new in new }
                 } else {
                     sink &+= try opened.run(prepared, timer)
                 }
                 prepared.teardown()
-                metrics = ctx.metrics
+                metrics.merge(ctx.metrics) { _, new in new }
             }
             try opened.close()
         } catch {

@@ -2,7 +2,7 @@
 public enum Profile: String, CaseIterable, Codable, Sendable {
     /// `make bench`: the quick scale, 5 rounds; under 5 minutes on 2 cores.
     case quick
-    /// The reference report: quick and standard scales, 6 rounds of 1 repetition; about 45 minutes on 2 cores.
+    /// The reference report: quick and standard scales, 5 rounds of 1 repetition; within 30 minutes on 2 cores.
     case standard
     /// Everything up to the large scale (1M users); hours, mostly loading.
     case full
@@ -15,6 +15,12 @@ public enum Profile: String, CaseIterable, Codable, Sendable {
         }
     }
 
+    /// The workloads the profile runs when none are named: the quick profile leaves out the
+    /// concurrency workloads outside its reduced set (`Workload.inQuickProfile`).
+    public var defaultWorkloads: [Workload] {
+        self == .quick ? WorkloadRegistry.all.filter(\.inQuickProfile) : WorkloadRegistry.all
+    }
+
     /// Measured repetitions per cell and round.
     public var repetitions: Int { self == .full ? 3 : 1 }
 
@@ -24,7 +30,7 @@ public enum Profile: String, CaseIterable, Codable, Sendable {
     public var rounds: Int {
         switch self {
         case .quick: 5
-        case .standard: 6
+        case .standard: 5
         case .full: 1
         }
     }
@@ -32,7 +38,7 @@ public enum Profile: String, CaseIterable, Codable, Sendable {
     public var maxRounds: Int {
         switch self {
         case .quick: 8
-        case .standard: 12
+        case .standard: 10
         case .full: 1
         }
     }
@@ -42,7 +48,7 @@ public enum Profile: String, CaseIterable, Codable, Sendable {
     public var extraRoundsBudget: Double {
         switch self {
         case .quick: 20
-        case .standard: 300
+        case .standard: 90
         case .full: 0
         }
     }

@@ -38,6 +38,9 @@ public struct RunPlan: Sendable {
     public var measure = MeasureMode.time
     /// The command line, as the report prints it.
     public var command = "storebench run"
+    /// What each backend supports, by name, when known (the runner opens each once to ask):
+    /// a workload that `requires` more is not run on it.
+    public var backendCapabilities: [String: Capabilities] = [:]
 
     public init(backends: [BackendDescriptor], workloads: [Workload], scales: [String], repetitions: Int, warmup: Int,
                 durability: Durability, cellTimeout: Double, fixtures: URL, profile: String) {
@@ -70,7 +73,9 @@ public struct RunPlan: Sendable {
 
     /// Whether `target` runs `workload`: a backend runs everything, a program what it implements.
     func runs(_ workload: Workload, on target: TargetID) -> Bool {
-        guard !target.isBackend else { return true }
+        guard !target.isBackend else {
+            return backendCapabilities[target.name].map { $0.isSuperset(of: workload.requires) } ?? true
+        }
         return selectedPrograms.first { $0.id == target }?.runs(workload) ?? false
     }
 
@@ -87,7 +92,7 @@ public struct RunPlan: Sendable {
     /// selected by name).
     func loads(_ scale: String) -> [Cell] {
         targets.flatMap { target -> [Cell] in
-            let chosen = measuredWorkloads.filter { runs($0, on: target) }
+            let chosen = measuredWorkloads.filter { runs($0, on: target) && runs($0, at: scale) }
             return [DatasetKind.social, .rows].compactMap { kind in
                 let loader = WorkloadRegistry.loader(of: kind)
                 let needed = chosen.contains { $0.dataset == kind }
@@ -97,9 +102,22 @@ public struct RunPlan: Sendable {
         }
     }
 
+    /// Whether `workload` runs at `scale` (see `Workload.largestScaleOnly`).
+    func runs(_ workload: Workload, at scale: String) -> Bool {
+        !workload.largestScaleOnly || scale == scales.last
+    }
+
+    /// The rounds `workload` runs before any extra one, and at most.
+    func rounds(of workload: Workload) -> (planned: Int, most: Int) {
+        let cap = workload.maxRounds ?? Int.max
+        let planned = max(1, min(rounds, cap))
+        return (planned, max(planned, min(maxRounds, cap)))
+    }
+
     /// One round of a workload: every target that runs it, back to back.
     func round(_ round: Int, of workload: Workload, _ scale: String) -> [Cell] {
-        targets.filter { runs(workload, on: $0) }.map { Cell(target: $0, workload: workload, scale: scale, round: round) }
+        guard round < rounds(of: workload).most, runs(workload, at: scale) else { return [] }
+        return targets.filter { runs(workload, on: $0) }.map { Cell(target: $0, workload: workload, scale: scale, round: round) }
     }
 
     /// The cells in run order, before any extra round. Per scale: first each target's loads
@@ -108,7 +126,7 @@ public struct RunPlan: Sendable {
     /// backends and floors of one workload alike.
     func cells() -> [Cell] {
         scales.flatMap { scale in
-            loads(scale) + measuredWorkloads.flatMap { w in (0..<max(1, rounds)).flatMap { round($0, of: w, scale) } }
+            loads(scale) + measuredWorkloads.flatMap { w in (0..<rounds(of: w).planned).flatMap { round($0, of: w, scale) } }
         }
     }
 }

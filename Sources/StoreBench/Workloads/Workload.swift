@@ -7,6 +7,9 @@ public enum WorkloadCategory: String, Codable, Sendable, CaseIterable {
     case crud, batch, query, rows, memory
     /// Schema migrations of a loaded store (`migrate.*`).
     case migrate
+    /// Several threads at once: readers scaling, readers beside a paced writer, a long
+    /// reader, observation across threads (`concurrency.*`).
+    case concurrency
     /// Workloads that test the runner itself (a crash, a hang); never part of a profile.
     case selftest
 }
@@ -40,12 +43,23 @@ public struct Workload: Sendable {
     public let loadsDataset: Bool
     /// A bare C-API version exists for the floors.
     public let hasFloor: Bool
+    /// Backends without these capabilities do not run it (the plan leaves their cells out).
+    public let requires: Capabilities
+    /// At most this many rounds, whatever the profile asks (latency workloads whose
+    /// percentiles pool enough operations in one); nil: the profile's.
+    public let maxRounds: Int?
+    /// Runs at the plan's largest scale only: its cost hardly depends on the dataset's size
+    /// (threads and pace, YCSB's own table), so smaller scales would add time, not knowledge.
+    public let largestScaleOnly: Bool
+    /// Part of the quick profile's default set (`make bench`); the others run in `standard`.
+    public let inQuickProfile: Bool
     let prepare: @Sendable (WorkloadContext) throws -> PreparedRepetition
 
     /// Declares a workload whose repetitions share a `State` built by `setup`.
     public static func define<State>(
         _ name: String, _ category: WorkloadCategory, _ summary: String,
         dataset: DatasetKind = .social, mutatesStore: Bool = false, loadsDataset: Bool = false,
+        requires: Capabilities = [], maxRounds: Int? = nil, largestScaleOnly: Bool = false, inQuickProfile: Bool = true,
         setup: @escaping @Sendable (WorkloadContext) throws -> State,
         body: @escaping @Sendable (any Repository, State, OperationTimer) throws -> Int,
         floor: (@Sendable (any Floor, State, OperationTimer) throws -> Int)? = nil,
@@ -53,7 +67,8 @@ public struct Workload: Sendable {
     ) -> Workload {
         Workload(
             name: name, category: category, summary: summary, dataset: dataset, mutatesStore: mutatesStore,
-            loadsDataset: loadsDataset, hasFloor: floor != nil,
+            loadsDataset: loadsDataset, hasFloor: floor != nil, requires: requires, maxRounds: maxRounds,
+            largestScaleOnly: largestScaleOnly, inQuickProfile: inQuickProfile,
             prepare: { ctx in
                 let state = try setup(ctx)
                 return PreparedRepetition(

@@ -1,0 +1,120 @@
+import Foundation
+
+/// The report's concurrency section, from the `concurrency.*` cells at the main scale: read
+/// throughput by thread count (table and chart), latency under writes, the long reader, and
+/// observation across threads.
+extension MarkdownReport {
+    static let threadCounts = [1, 2, 4, 8]
+
+    func concurrency() -> String {
+        guard results.cells.contains(where: { $0.category == .concurrency && $0.isOK }) else { return "" }
+        var md = "## Concurrency\n\n"
+        md += "Several threads on one store, at the \(mainScale) scale, on a machine with \(results.machine.cores) cores: more threads "
+        md += "than cores can only share them. Reads fetch a random post by key, one read transaction each; writes change two "
+        md += "attributes of a random post, one write transaction each (durability as in the setup). Paced operations are due on a "
+        md += "fixed schedule and their latency counts from the due time, so a stall shows in the operations queued behind it "
+        md += "(coordinated omission corrected). Object graphs run through their `Repository` face: a context per transaction, on its thread.\n\n"
+        md += readScaling() + latencyUnderWrites() + longReader() + observation()
+        return md
+    }
+
+    private func metric(_ b: String, _ w: String, _ name: String) -> Double? {
+        results.cell(b, w, mainScale).flatMap { $0.isOK ? $0.metrics[name] : nil }
+    }
+
+    func readScaling() -> String {
+        let name = { (n: Int) in "concurrency.read.\(n)-threads" }
+        let rows = backends.compactMap { b -> (String, [Double?])? in
+            let rates = Self.threadCounts.map { n in results.cell(b, name(n), mainScale).flatMap { $0.isOK ? $0.operationsPerSecond : nil } }
+            return rates.contains { $0 != nil } ? (b, rates) : nil
+        }
+        guard !rows.isEmpty else { return "" }
+        var md = "### Read scaling\n\n"
+        md += "Reads per second of all reader threads together (each reads \(Format.count(ConcurrencyWorkloads.readsPerThread)) random posts as fast as it can; no writer), "
+        md += "and the speed-up over one thread. \(results.machine.cores) cores: beyond that the threads share them.\n\n"
+        let plotted = rows.filter { $0.1.allSatisfy { $0 != nil } }
+        if !plotted.isEmpty {
+            let axis = ChartAxis(seriesMaxima: plotted.map { $0.1.compactMap { $0 }.max() ?? 0 })
+            var chart = MermaidXYChart(title: "Read throughput by reader threads (\(results.machine.cores) cores)",
+                                       xLabels: Self.threadCounts.map { "\($0) thread\($0 == 1 ? "" : "s")" },
+                                       yTitle: "reads per second (higher is better)", yTop: axis.top)
+            chart.xTitle = "reader threads"
+            chart.series = plotted.map { .init(kind: .line, values: $0.1.map { min($0!, axis.top) }, color: chartColors[$0.0]!) }
+            md += legend(plotted.map(\.0), kind: "Line colours") + "\n\n" + chart.render() + "\n"
+        }
+        md += "| backend | " + Self.threadCounts.map { "\($0) thread\($0 == 1 ? "" : "s")" }.joined(separator: " | ") + " | \(Self.threadCounts.last!) ÷ 1 |\n"
+        md += "|---|" + Self.threadCounts.map { _ in "---:|" }.joined() + "---:|\n"
+        for (b, rates) in rows {
+            let speedup = rates.first.flatMap { one in rates.last.flatMap { last in one.flatMap { o in last.map { $0 / o } } } }
+            md += "| \(b) | " + rates.map { Format.rate($0) }.joined(separator: " | ") + " | \(Format.ratio(speedup)) |\n"
+        }
+        return md + "\n"
+    }
+
+    func latencyUnderWrites() -> String {
+        let readers = "concurrency.read-paced.\(ConcurrencyWorkloads.pacedReaders)-threads"
+        let mixed = "concurrency.read-under-write.\(ConcurrencyWorkloads.pacedReaders)-threads"
+        let writer = "concurrency.write-paced"
+        let shown = backends.filter { b in [readers, mixed, writer].contains { results.cell(b, $0, mainScale)?.isOK == true } }
+        guard !shown.isEmpty else { return "" }
+        var md = "### Latency under writes\n\n"
+        md += "\(ConcurrencyWorkloads.pacedReaders) reader threads, each reading a random post every \(ConcurrencyWorkloads.readInterval / 1_000_000) ms, "
+        md += "alone and beside one writer committing a small update every \(ConcurrencyWorkloads.commitInterval / 1_000_000) ms; and the writer alone. "
+        md += "Latency from each operation's due time; p99.9 rests on a few operations per cell (\(Format.count(ConcurrencyWorkloads.pacedReaders * ConcurrencyWorkloads.readsPerReader)) reads, "
+        md += "\(ConcurrencyWorkloads.commits) commits per repetition).\n\n"
+        md += "| backend | read p50 | read p99 | read p99.9 | read p50 with writer | read p99 with writer | read p99.9 with writer | commit p50 alone | commit p99 alone | commit p50 with readers | commit p99 with readers |\n"
+        md += "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+        for b in shown {
+            let cols = [(readers, "read p50 ns"), (readers, "read p99 ns"), (readers, "read p99.9 ns"),
+                        (mixed, "read p50 ns"), (mixed, "read p99 ns"), (mixed, "read p99.9 ns"),
+                        (writer, "writer p50 ns"), (writer, "writer p99 ns"), (mixed, "writer p50 ns"), (mixed, "writer p99 ns")]
+            md += "| \(b) | " + cols.map { Format.nanos(metric(b, $0.0, $0.1)) }.joined(separator: " | ") + " |\n"
+        }
+        return md + "\n"
+    }
+
+    func longReader() -> String {
+        let w = "concurrency.long-reader"
+        let shown = backends.filter { results.cell($0, w, mainScale)?.isOK == true }
+        guard !shown.isEmpty else { return "" }
+        var md = "### A long reader during a write burst\n\n"
+        md += "One thread holds a read snapshot while the writer commits \(Format.count(ConcurrencyWorkloads.burstCommits)) small updates. "
+        md += "SQLite cannot checkpoint past the reader's snapshot, so its WAL grows; LMDB cannot reuse pages the reader may still see, "
+        md += "so its data file grows. Recovery: from the reader's end to the last of the next \(ConcurrencyWorkloads.afterCommits) commits "
+        md += "slower than twice the steady median (0 when none was).\n\n"
+        md += "| backend | commit p50 steady | commit p50 during | commit p99 during | store growth | WAL after burst | first commit after | recovery |\n"
+        md += "|---|---:|---:|---:|---:|---:|---:|---:|\n"
+        for b in shown {
+            let c = results.cell(b, w, mainScale)!
+            md += "| \(b) | \(Format.nanos(c.metrics["baseline commit p50 ns"])) | \(Format.nanos(c.latency.map { Double($0.p50) })) | "
+            md += "\(Format.nanos(c.latency.map { Double($0.p99) })) | \(Format.bytes(c.metrics["store growth bytes"])) | "
+            md += "\(c.metrics["wal bytes"].map { $0 > 0 ? Format.bytes($0) : "no WAL" } ?? "–") | "
+            md += "\(Format.nanos(c.metrics["first commit after ns"])) | \(c.metrics["recovery ms"].map { Format.nanos($0 * 1e6) } ?? "–") |\n"
+        }
+        return md + "\n"
+    }
+
+    func observation() -> String {
+        var md = "### Observation across threads\n\n"
+        var any = false
+        md += "Observers on their own threads watch the first N comments while another thread commits a change to one of them every "
+        md += "\(ConcurrencyWorkloads.observedCommitInterval / 1_000_000) ms. Notification: from the commit's return to the observer's handling of the change set "
+        md += "that holds it (over every observer). Commit: the writer's time per commit with that many observers. Only backends that declare "
+        md += "`observation` run it.\n\n"
+        md += "| backend | results | commit, 0 observers | commit, 1 observer | commit, 10 observers | notify p50, 1 | notify p99, 1 | notify p50, 10 | notify p99, 10 |\n"
+        md += "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+        for b in backends {
+            for size in ConcurrencyWorkloads.observedSizes {
+                let name = { (n: Int) in "concurrency.observe.\(size)-results.\(n)-observers" }
+                let cells = ConcurrencyWorkloads.observerCounts.map { results.cell(b, name($0), mainScale) }
+                guard cells.contains(where: { $0?.isOK == true }) else { continue }
+                any = true
+                let shownSize = cells.compactMap { $0?.metrics["results"] }.first.map { Format.count(Int($0)) } ?? Format.count(size)
+                md += "| \(b) | \(shownSize) | " + cells.map { Format.nanos($0?.isOK == true ? $0?.nanosPerOperation : nil) }.joined(separator: " | ") + " | "
+                md += [(1, "notify p50 ns"), (1, "notify p99 ns"), (10, "notify p50 ns"), (10, "notify p99 ns")]
+                    .map { Format.nanos(metric(b, name($0.0), $0.1)) }.joined(separator: " | ") + " |\n"
+            }
+        }
+        return any ? md + "\n" : ""
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import Histogram
+import StoreCore
+
+/// Several threads on one store (category `concurrency`): how read throughput scales with
+/// reader threads, what a paced writer does to readers' latency and readers to the writer's,
+/// what a long-lived reader costs the writer and the file (see `+LongReader`), and how fast
+/// observers on other threads hear of a commit (see `+Observation`).
+///
+/// Reads fetch a random post by primary key and touch every field, one read transaction each;
+/// writes change two attributes of a random post, one write transaction each (the same
+/// operations as `crud.read-pk.single` and `crud.update.single`). Paced operations are due on a
+/// fixed schedule and their latency counts from the due time (`PacedLoop`), so a thread
+/// stalled behind a writer or a checkpoint shows the delay it caused. Object graphs run
+/// through their `Repository` face: each transaction gets its own context on its thread.
+/// No floors: the bare loops are single-threaded.
+enum ConcurrencyWorkloads {
+    static var all: [Workload] {
+        [1, 2, 4, 8].map(readScaling) + [readersPaced, readersBesideWriter, writerPaced, longReader] + observation
+    }
+
+    /// Reads per thread in a scaling repetition.
+    static let readsPerThread = 4_000
+    /// Paced readers beside the writer (LMDB's author's benchmark shape: 4 readers, 1 writer).
+    static let pacedReaders = 4
+    /// Each paced reader's interval: 1,000 reads per second, for one second.
+    static let readInterval: UInt64 = 1_000_000
+    static let readsPerReader = 1_000
+    /// The paced writer's interval: 200 commits per second, for one second.
+    static let commitInterval: UInt64 = 5_000_000
+    static let commits = 200
+
+    // MARK: Workloads
+
+    static func readScaling(_ threads: Int) -> Workload {
+        .define("concurrency.read.\(threads)-threads", .concurrency,
+                "\(threads) reader thread\(threads == 1 ? "" : "s") at full speed, no writer: \(readsPerThread) random posts by key each, one read transaction per read; time per operation is 1 ÷ total throughput",
+                maxRounds: 3, largestScaleOnly: true, inQuickProfile: threads == 1 || threads == 4,
+                setup: { ctx in keysPerThread(ctx, threads: threads, each: readsPerThread) },
+                body: { repo, keys, timer in
+                    let reads = ThreadResults()
+                    let minimumSpan = timer.minimumSpan
+                    let wall = try ThreadGang.run(threads: threads) { i in
+                        let t = OperationTimer(minimumSpan: minimumSpan)
+                        var sink = 0
+                        try t.each(keys[i].count) { k in sink &+= try readPost(repo, keys[i][k]) }
+                        reads.add(t.histogram, operations: t.operations, sink: sink)
+                    }
+                    timer.record(total: wall, operations: reads.operations, latencies: reads.histogram)
+                    timer.report("threads", Double(threads))
+                    return reads.sink
+                })
+    }
+
+    static var readersPaced: Workload {
+        .define("concurrency.read-paced.\(pacedReaders)-threads", .concurrency,
+                "\(pacedReaders) reader threads, each reading a random post every \(readInterval / 1_000_000) ms, no writer; latency from each read's due time",
+                maxRounds: 2, largestScaleOnly: true, inQuickProfile: false,
+                setup: { ctx in keysPerThread(ctx, threads: pacedReaders, each: readsPerReader) },
+                body: { repo, keys, timer in try pacedMix(repo, readerKeys: keys, writerKeys: [], timer: timer) })
+    }
+
+    static var readersBesideWriter: Workload {
+        .define("concurrency.read-under-write.\(pacedReaders)-threads", .concurrency,
+                "The same \(pacedReaders) paced readers beside a writer committing a small update every \(commitInterval / 1_000_000) ms; read latency from due times, the writer's in `writer p…` figures",
+                mutatesStore: true, maxRounds: 2, largestScaleOnly: true,
+                setup: { ctx in
+                    (keysPerThread(ctx, threads: pacedReaders, each: readsPerReader),
+                     ctx.randomKeys(commits, upTo: ctx.generator.posts).reversed().map { $0 })
+                },
+                body: { repo, input, timer in try pacedMix(repo, readerKeys: input.0, writerKeys: input.1, timer: timer) })
+    }
+
+    static var writerPaced: Workload {
+        .define("concurrency.write-paced", .concurrency,
+                "The writer alone, committing a small update every \(commitInterval / 1_000_000) ms; latency from each commit's due time",
+                mutatesStore: true, maxRounds: 2, largestScaleOnly: true, inQuickProfile: false,
+                setup: { ctx in ctx.randomKeys(commits, upTo: ctx.generator.posts).reversed().map { $0 } },
+                body: { repo, keys, timer in try pacedMix(repo, readerKeys: [], writerKeys: keys, timer: timer) })
+    }
+
+    // MARK: Shared pieces
+
+    /// `each` random post keys for each of `threads` threads.
+    static func keysPerThread(_ ctx: WorkloadContext, threads: Int, each: Int) -> [[Int64]] {
+        let all = ctx.randomKeys(threads * each, upTo: ctx.generator.posts)
+        return (0..<threads).map { Array(all[($0 * each)..<(($0 + 1) * each)]) }
+    }
+
+    /// Reads post `k` in its own read transaction and touches every field.
+    static func readPost(_ repo: any Repository, _ k: Int64) throws -> Int {
+        try repo.read { tx in
+            guard let r = try tx.fetch("Post", id: .int64(k)) else { throw BenchError("post \(k) is missing") }
+            return Touch.row(r)
+        }
+    }
+
+    /// Changes two attributes of post `k` in its own write transaction.
+    static func updatePost(_ repo: any Repository, _ k: Int64, _ n: Int) throws {
+        try repo.write { tx in try tx.update("Post", id: .int64(k), set: ["score": .int64(Int64(n % 997)), "title": .string("paced \(n)")]) }
+    }
+
+    /// Paced readers on threads (one per key list) and, when `writerKeys` is not empty, a
+    /// paced writer on the calling thread. The timer gets the readers' latencies when there
+    /// are readers (time per operation = their mean latency from due time), else the writer's;
+    /// the writer's percentiles are reported as `writer p50/p99/p99.9 ns` either way.
+    static func pacedMix(_ repo: any Repository, readerKeys: [[Int64]], writerKeys: [Int64], timer: OperationTimer) throws -> Int {
+        let reads = ThreadResults()
+        var writer = PacedLoop(interval: commitInterval)
+        _ = try ThreadGang.run(threads: readerKeys.count, { i in
+            var loop = PacedLoop(interval: readInterval)
+            var sink = 0
+            var n = 0
+            try loop.run(operations: readerKeys[i].count) {
+                sink &+= try readPost(repo, readerKeys[i][n])
+                n += 1
+            }
+            reads.add(loop.latency, operations: n, sink: sink, late: loop.late)
+        }, alongside: {
+            var n = 0
+            try writer.run(operations: writerKeys.count) {
+                try updatePost(repo, writerKeys[n], n)
+                n += 1
+            }
+        })
+        if !writerKeys.isEmpty {
+            report(writer.latency, as: "writer", to: timer)
+            timer.report("writer late", Double(writer.late))
+        }
+        if readerKeys.isEmpty {
+            timer.record(total: sum(writer.latency), operations: writerKeys.count, latencies: writer.latency)
+        } else {
+            timer.record(total: sum(reads.histogram), operations: reads.operations, latencies: reads.histogram)
+            report(reads.histogram, as: "read", to: timer)
+            timer.report("read late", Double(reads.late))
+        }
+        return reads.sink
+    }
+
+    /// Reports p50, p99 and p99.9 of `h` as `<name> p50 ns` and so on.
+    static func report(_ h: Histogram<UInt64>, as name: String, to timer: OperationTimer) {
+        for p in [50.0, 99, 99.9] {
+            timer.report("\(name) p\(p == 99.9 ? "99.9" : String(Int(p))) ns", Double(h.valueAtPercentile(p)))
+        }
+    }
+
+    /// The sum of the recorded values (nanoseconds), from the histogram's mean.
+    static func sum(_ h: Histogram<UInt64>) -> UInt64 { UInt64((h.mean * Double(h.totalCount)).rounded()) }
+}
+
+/// What the threads of one repetition measured, gathered under a lock (internal).
+final class ThreadResults: @unchecked Sendable {
+    // @unchecked: every field is touched with `lock` held.
+    private let lock = NSLock()
+    private var _histogram = OperationTimer.emptyHistogram()
+    private var _operations = 0
+    private var _sink = 0
+    private var _late = 0
+
+    func add(_ h: Histogram<UInt64>, operations: Int, sink: Int = 0, late: Int = 0) {
+        lock.withLock {
+            _histogram.add(h)
+            _operations += operations
+            _sink &+= sink
+            _late += late
+        }
+    }
+
+    var histogram: Histogram<UInt64> { lock.withLock { _histogram } }
+    var operations: Int { lock.withLock { _operations } }
+    var sink: Int { lock.withLock { _sink } }
+    var late: Int { lock.withLock { _late } }
+}
