@@ -26,6 +26,7 @@ struct RunCommand: ParsableCommand {
               storebench run --backends sqlite,lmdb --workloads 'crud.read-pk.*' --scale quick
               storebench run --profile standard --out Reports      # the reference report
               storebench run --measure instructions --backends sqlite --workloads rows   # callgrind counts, tiny scale
+              storebench run --ycsb Fixtures/ycsb/workloada           # a YCSB property file on every backend
             Ctrl-C, SIGTERM and SIGHUP end the running cell and still write the report and JSON of the cells
             that ran; a cell never outlives the runner, even one killed with SIGKILL.
             Exit status: 0 when every cell ran, 1 when a cell failed or timed out, 128 + the signal when \
@@ -36,13 +37,18 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Comma-separated backends (default: all). Known: \(Registry.names.joined(separator: ", ")).")
     var backends: String?
 
-    @Option(help: "Comma-separated workload names, categories (crud, batch, query, rows, memory, migrate) or globs like 'crud.*.single'. Default: all.")
+    @Option(help: "Comma-separated workload names, categories (crud, batch, query, rows, memory, migrate, concurrency, ycsb) or globs like 'crud.*.single'. Default: the profile's.")
     var workloads: String?
+
+    @Option(help: ArgumentHelp("A YCSB workload property file to run on every backend (repeatable); with it, only what --ycsb and --workloads name runs.", discussion: """
+        The file is read as YCSB reads it (key=value lines, # comments): recordcount, operationcount,         threadcount, the five proportions, requestdistribution (uniform, zipfian, latest), field count and         length, scan lengths, insert order. A property YCSB does not have is an error naming it; one         StoreBench does not implement (hotspot, a field length histogram) is an error saying so.
+        """, valueName: "file"))
+    var ycsb: [String] = []
 
     @Option(help: "Comma-separated scales from the fixtures folder (tiny, quick, standard, large). Default: the profile's.")
     var scale: String?
 
-    @Option(help: "Settings preset: quick (the quick scale, 5 rounds, up to 8 for noisy workloads; `make bench`, under 5 minutes), standard (quick+standard, 6 rounds, up to 12; the reference, about 45 minutes), full (up to large, 1 round of 3 repetitions).")
+    @Option(help: "Settings preset: quick (the quick scale, 5 rounds, up to 8 for noisy workloads, a reduced concurrency set; `make bench`, under 5 minutes), standard (quick+standard, 5 rounds, up to 10; the reference, within 30 minutes), full (up to large, 1 round of 3 repetitions).")
     var profile: Profile = .quick
 
     @Option(help: ArgumentHelp("What cells measure: time, or instructions under callgrind (valgrind).", discussion: """
@@ -105,6 +111,9 @@ struct RunCommand: ParsableCommand {
         if let t = cellTimeout, t <= 0 { throw ValidationError("--cell-timeout must be positive") }
         _ = try selectedBackends()
         if let w = workloads { do { _ = try WorkloadRegistry.matching(w) } catch { throw ValidationError("\(error)") } }
+        for file in ycsb {
+            do { _ = try YCSBWorkloads.workload(file: file) } catch { throw ValidationError("--ycsb \(file): \(error)") }
+        }
         let dir = try fixturesDirectory()
         for s in selectedScales() where !FileManager.default.fileExists(atPath: dir.appendingPathComponent("\(s).json").path) {
             throw ValidationError("unknown scale '\(s)'; \(dir.path) has: \(DatasetSpec.available(in: dir).joined(separator: ", "))")
@@ -119,7 +128,7 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         let counting = measure == .instructions
         var plan = RunPlan(
-            backends: try selectedBackends(), workloads: try workloads.map(WorkloadRegistry.matching) ?? profile.defaultWorkloads,
+            backends: try selectedBackends(), workloads: try selectedWorkloads(),
             scales: selectedScales(), repetitions: repetitions ?? (counting ? 1 : profile.repetitions), warmup: warmup ?? profile.warmup,
             durability: durability, cellTimeout: cellTimeout ?? profile.cellTimeout, fixtures: try fixturesDirectory(),
             profile: scale == nil && repetitions == nil && rounds == nil && !counting ? profile.rawValue : "custom (\(profile.rawValue) base)")
@@ -165,6 +174,13 @@ struct RunCommand: ParsableCommand {
         print("wrote \(mdPath) and \(jsonPath): \(results.cells.count) cells, \(bad.count) failed, in \(Int(results.durationSeconds)) s")
         if results.interrupted == true, let signo = runner.interruptingSignal { throw ExitCode(128 + signo) }
         if !bad.isEmpty { throw ExitCode(1) }
+    }
+
+    /// `--workloads` and `--ycsb` files, or the profile's set when neither is given.
+    private func selectedWorkloads() throws -> [Workload] {
+        let files = try ycsb.map(YCSBWorkloads.workload(file:))
+        if let w = workloads { return try WorkloadRegistry.matching(w) + files }
+        return files.isEmpty ? profile.defaultWorkloads : files
     }
 
     private func selectedScales() -> [String] {

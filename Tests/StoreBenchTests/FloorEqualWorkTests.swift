@@ -19,7 +19,7 @@ import Testing
     func floorDoesItsWorkloadsWork(engine: String, workload: String) throws {
         let pair = try FloorPair(engine)
         let w = try #require(WorkloadRegistry.named(workload))
-        let loader = WorkloadRegistry.loader(of: w.dataset)
+        let loader = try #require(WorkloadRegistry.loader(of: w.dataset))
         // The store the workload runs on, built on each side by its dataset's load workload.
         let load = try pair.run(loader.name)
         #expect(load.floor == load.backend, "\(engine) \(loader.name): floor \(load.floor) vs backend \(load.backend)")

@@ -40,6 +40,13 @@ public struct DatasetSpec: Codable, Sendable, Hashable {
         public var scans: Int
     }
 
+    /// The sizes of the registered YCSB workloads (`ycsb.a` … `f`) at this scale; absent: the
+    /// property files' own.
+    public struct YCSBSizes: Codable, Sendable, Hashable {
+        public var recordCount: Int
+        public var operationCount: Int
+    }
+
     public var name: String
     public var seed: UInt64
     public var users: Int
@@ -52,6 +59,7 @@ public struct DatasetSpec: Codable, Sendable, Hashable {
     public var text: Text
     public var rows: Rows
     public var operations: Operations
+    public var ycsb: YCSBSizes?
 
     public var posts: Int { Int((Double(users) * postsPerUser.mean).rounded()) }
     public var comments: Int { Int((Double(posts) * commentsPerPost.mean).rounded()) }
@@ -98,6 +106,7 @@ public struct DatasetSpec: Codable, Sendable, Hashable {
         let o = operations
         try check([o.single, o.batched, o.batchSize, o.bulk, o.chunk, o.queries, o.slowQueries, o.scans, rows.fetch, rows.insert].allSatisfy { $0 > 0 },
                   "operation and row counts must be positive")
+        if let y = ycsb { try check(y.recordCount >= 1 && y.operationCount >= 0, "ycsb.recordCount must be positive and ycsb.operationCount not negative") }
         try check(o.single <= comments / 4 && o.batched <= comments / 4, "operations.single and .batched must not exceed a quarter of the comments")
     }
 }

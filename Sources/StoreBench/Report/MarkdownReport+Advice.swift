@@ -8,13 +8,14 @@ extension MarkdownReport {
         md += "backend's over the group's workloads (1.00× means fastest on every one). Backends in one tier are statistical ties: "
         md += "a paired bootstrap over rounds (1,000 resamples) puts their score ÷ the tier leader's within 95% reach of 1, shown in brackets.\n\n"
         let groups: [(String, (RunResults.WorkloadInfo) -> Bool)] = [
-            ("Overall (one thread)", { $0.category != .concurrency }),
+            ("Overall (one thread)", { $0.category != .concurrency && $0.category != .ycsb }),
             ("Mostly reads (reads by key, queries, scans)", { $0.category == .query || $0.name.hasPrefix("crud.read") || $0.name == "rows.fetch" }),
             ("Mostly writes (inserts, updates, deletes, upserts, batches)", { ($0.category == .crud && !$0.name.hasPrefix("crud.read")) || $0.category == .batch || $0.name == "rows.insert" }),
             ("Many small transactions (one operation each)", { $0.name.hasSuffix(".single") }),
             ("Schema upgrades (migrate.*: time per migrated user)", { $0.category == .migrate }),
             ("Concurrent reads and writes (reader threads, paced readers beside a writer, a long reader)",
              { $0.category == .concurrency && !$0.name.hasPrefix("concurrency.observe") }),
+            ("YCSB core workloads (run-phase throughput)", { $0.category == .ycsb }),
         ]
         for (title, include) in groups {
             let ws = comparedWorkloads.filter(include).map(\.name)

@@ -82,7 +82,7 @@ public final class BenchmarkRunner {
                 if isInterrupted { return false }
                 let label = "\(cell.key)" + (plan.rounds > 1 && !cell.workload.loadsDataset ? " round \(cell.round + 1)" : "")
                 progress?.cellStarted(index: index, label: label)
-                let template = CellKey(cell.target, WorkloadRegistry.loader(of: cell.workload.dataset).name, cell.scale)
+                let template = CellKey(cell.target, WorkloadRegistry.loader(of: cell.workload.dataset)?.name ?? "", cell.scale)
                 let result: CellResult
                 if !cell.workload.loadsDataset && cell.workload.category != .selftest && failedLoads.contains(template) {
                     result = skeleton(cell, status: .skipped, reason: "the load this cell copies failed", wall: 0)
@@ -208,6 +208,7 @@ public final class BenchmarkRunner {
         spec.measure = plan.measure
         spec.distribution = plan.distribution
         spec.runnerPID = getpid()
+        spec.workloadFile = cell.workload.definitionFile
         let started = Date()
         let process = CellProcess(executable: executable, timeout: plan.cellTimeout * (plan.measure == .instructions ? 20 : 1))
         let ending = process.run(spec) { [unowned self] in self.isInterrupted }
@@ -246,7 +247,7 @@ public final class BenchmarkRunner {
         return cells.map { c in
             var c = c
             guard c.isOK, c.nanosPerOperation != nil, c.category != .selftest,
-                  WorkloadRegistry.loader(of: .social).name != c.workload, WorkloadRegistry.loader(of: .rows).name != c.workload
+                  WorkloadRegistry.loader(of: .social)?.name != c.workload, WorkloadRegistry.loader(of: .rows)?.name != c.workload
             else { return c }
             switch c.target.kind {
             case .backend:

@@ -30,7 +30,9 @@ public struct CellExecutor {
     }
 
     public func run() throws -> CellOutcome {
-        guard let workload = WorkloadRegistry.named(spec.workload) else { throw BenchError("unknown workload '\(spec.workload)'") }
+        guard let workload = try spec.workloadFile.map(YCSBWorkloads.workload(file:)) ?? WorkloadRegistry.named(spec.workload) else {
+            throw BenchError("unknown workload '\(spec.workload)'")
+        }
         let dataset = try DatasetSpec.load(scale: spec.scale, fixtures: URL(fileURLWithPath: spec.fixtures))
         let generator = SocialGenerator(dataset)
         let residentAtStart = ResidentMemory.current() ?? 0
@@ -39,6 +41,8 @@ public struct CellExecutor {
         let target = try Target(spec: spec, backends: backends, programs: programs)
         if workload.loadsDataset {
             try? FileManager.default.removeItem(at: template)
+        } else if workload.dataset == .empty {
+            try? FileManager.default.removeItem(at: store)
         } else {
             try Self.copy(template, to: store)
         }
@@ -58,7 +62,7 @@ public struct CellExecutor {
         let total = (workload.loadsDataset ? 1 : spec.warmup + spec.repetitions) + (counted ? 1 : 0)
         do {
             for rep in 0..<total {
-                if rep > 0 && workload.mutatesStore {
+                if rep > 0 && workload.mutatesStore && workload.dataset != .empty {
                     try opened.close()
                     try Self.copy(template, to: store)
                     opened = try target.open(store, durability: spec.durability)
@@ -67,9 +71,11 @@ public struct CellExecutor {
                                           storeDirectory: store, residentAtStart: residentAtStart)
                 ctx.metrics = metrics
                 ctx.keyDistribution = spec.distribution
+                ctx.fixtures = URL(fileURLWithPath: spec.fixtures)
                 if case .backend(let d) = target {
                     let durability = spec.durability
                     ctx.reopen = { schema, plan in try d.open(schema, store, StoreOptions(durability: durability, migrations: plan)) }
+                    ctx.openStore = { schema, directory in try d.open(schema, directory, StoreOptions(durability: durability)) }
                 }
                 let prepared = try workload.prepare(ctx)
                 let timer = OperationTimer(minimumSpan: spec.minimumSpan)

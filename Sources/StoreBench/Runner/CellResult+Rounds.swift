@@ -2,7 +2,7 @@ extension CellResult {
     /// One result per (target, workload, scale) from results that may hold several rounds of
     /// it, in first-seen order. A cell's rounds pool into one: `roundNanos` keeps each round's
     /// time per operation and the time estimate is their median with its interval; percentiles
-    /// are the median of the rounds' (the maximum the maximum), peak memory the largest, the
+    /// are the median of the rounds' (the maximum the maximum), as are the figures a workload reports; peak memory the largest, the
     /// counts those of the round that counted. A round that did not finish makes the whole cell
     /// report that round's status and reason.
     static func pooledRounds(_ results: [CellResult]) -> [CellResult] {
@@ -34,6 +34,13 @@ extension CellResult {
             r.latency = LatencySummary(p50: mid(\.p50), p95: mid(\.p95), p99: mid(\.p99),
                                        max: latencies.map(\.max).max()!, samples: latencies.reduce(0) { $0 + $1.samples })
         }
+        // Each figure a workload reported (percentiles of a writer thread, a load's rate): the median of the rounds'.
+        var figures: [String: Double] = [:]
+        for key in Set(rounds.flatMap(\.metrics.keys)) {
+            let values = rounds.compactMap { $0.metrics[key] }.sorted()
+            figures[key] = values[values.count / 2]
+        }
+        r.metrics = figures
         r.peakResidentBytes = rounds.compactMap(\.peakResidentBytes).max()
         r.allocations = rounds.lazy.compactMap(\.allocations).first
         r.instructionsPerOperation = rounds.lazy.compactMap(\.instructionsPerOperation).first

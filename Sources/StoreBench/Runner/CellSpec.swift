@@ -5,6 +5,8 @@ import StoreCore
 public struct CellSpec: Codable, Sendable, Hashable {
     public var target: TargetID
     public var workload: String
+    /// The file the workload is built from, for one defined by a file (`--ycsb FILE`).
+    public var workloadFile: String?
     public var scale: String
     public var fixtures: String
     /// The loaded store this cell copies; a load cell writes it.

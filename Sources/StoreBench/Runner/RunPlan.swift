@@ -94,7 +94,7 @@ public struct RunPlan: Sendable {
         targets.flatMap { target -> [Cell] in
             let chosen = measuredWorkloads.filter { runs($0, on: target) && runs($0, at: scale) }
             return [DatasetKind.social, .rows].compactMap { kind in
-                let loader = WorkloadRegistry.loader(of: kind)
+                let loader = WorkloadRegistry.loader(of: kind)!
                 let needed = chosen.contains { $0.dataset == kind }
                     || workloads.contains { $0.loadsDataset && $0.dataset == kind && runs(loader, on: target) }
                 return needed && runs(loader, on: target) ? Cell(target: target, workload: loader, scale: scale, round: 0) : nil

@@ -7,6 +7,8 @@ public enum WorkloadCategory: String, Codable, Sendable, CaseIterable {
     case crud, batch, query, rows, memory
     /// Schema migrations of a loaded store (`migrate.*`).
     case migrate
+    /// YCSB's core workloads over its own `usertable` (`ycsb.*`).
+    case ycsb
     /// Several threads at once: readers scaling, readers beside a paced writer, a long
     /// reader, observation across threads (`concurrency.*`).
     case concurrency
@@ -20,6 +22,9 @@ public enum DatasetKind: String, Codable, Sendable {
     case social
     /// `rows.fetch` rows of the 10-integer shape.
     case rows
+    /// Nothing: the workload builds its own store (YCSB's `usertable`) through
+    /// `WorkloadContext.openStore`; the cell starts from an empty one.
+    case empty
 }
 
 /// One registered unit of measurement: a name, a category, what it measures, and how to set up,
@@ -53,6 +58,8 @@ public struct Workload: Sendable {
     public let largestScaleOnly: Bool
     /// Part of the quick profile's default set (`make bench`); the others run in `standard`.
     public let inQuickProfile: Bool
+    /// The file a workload was built from (`--ycsb FILE`): cells build it again from there.
+    public let definitionFile: String?
     let prepare: @Sendable (WorkloadContext) throws -> PreparedRepetition
 
     /// Declares a workload whose repetitions share a `State` built by `setup`.
@@ -60,6 +67,7 @@ public struct Workload: Sendable {
         _ name: String, _ category: WorkloadCategory, _ summary: String,
         dataset: DatasetKind = .social, mutatesStore: Bool = false, loadsDataset: Bool = false,
         requires: Capabilities = [], maxRounds: Int? = nil, largestScaleOnly: Bool = false, inQuickProfile: Bool = true,
+        definitionFile: String? = nil,
         setup: @escaping @Sendable (WorkloadContext) throws -> State,
         body: @escaping @Sendable (any Repository, State, OperationTimer) throws -> Int,
         floor: (@Sendable (any Floor, State, OperationTimer) throws -> Int)? = nil,
@@ -68,7 +76,7 @@ public struct Workload: Sendable {
         Workload(
             name: name, category: category, summary: summary, dataset: dataset, mutatesStore: mutatesStore,
             loadsDataset: loadsDataset, hasFloor: floor != nil, requires: requires, maxRounds: maxRounds,
-            largestScaleOnly: largestScaleOnly, inQuickProfile: inQuickProfile,
+            largestScaleOnly: largestScaleOnly, inQuickProfile: inQuickProfile, definitionFile: definitionFile,
             prepare: { ctx in
                 let state = try setup(ctx)
                 return PreparedRepetition(
@@ -101,6 +109,11 @@ public final class WorkloadContext {
     public internal(set) var reopen: ((Schema, MigrationPlan) throws -> any Repository)?
     /// How `randomKeys` draws (`--distribution`); uniform by default.
     public internal(set) var keyDistribution = KeyDistribution.uniform
+    /// Opens a new store of the target backend in a directory with another schema (YCSB's
+    /// `usertable`); `nil` on a floor.
+    public internal(set) var openStore: ((Schema, URL) throws -> any Repository)?
+    /// The fixtures folder of the run.
+    public internal(set) var fixtures: URL?
     /// Extra figures a workload reports (memory workloads): name → value.
     public internal(set) var metrics: [String: Double] = [:]
 

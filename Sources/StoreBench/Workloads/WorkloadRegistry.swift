@@ -9,7 +9,7 @@ public enum WorkloadRegistry {
     /// The workloads profiles run (self-tests excluded).
     public static let all: [Workload] =
         MemoryWorkloads.all + CRUDWorkloads.all + BatchWorkloads.all + QueryWorkloads.all + RowsWorkloads.all
-        + MigrationWorkloads.all + ConcurrencyWorkloads.all
+        + MigrationWorkloads.all + ConcurrencyWorkloads.all + YCSBWorkloads.all
 
     /// Everything, self-tests included.
     public static let everything: [Workload] = all + SelfTestWorkloads.all
@@ -17,8 +17,9 @@ public enum WorkloadRegistry {
     public static func named(_ name: String) -> Workload? { everything.first { $0.name == name } }
 
     /// The workload that loads `dataset` (and builds the store the others copy).
-    public static func loader(of dataset: DatasetKind) -> Workload {
-        all.first { $0.loadsDataset && $0.dataset == dataset }!
+    /// `nil` for `.empty`: nothing to load.
+    public static func loader(of dataset: DatasetKind) -> Workload? {
+        all.first { $0.loadsDataset && $0.dataset == dataset }
     }
 
     /// Workloads matching comma-separated patterns: an exact name, a prefix (`query`), or a

@@ -1,0 +1,104 @@
+import Foundation
+import StoreCore
+
+/// YCSB's core workloads A–F as StoreBench workloads (`ycsb.a` … `ycsb.f`, from
+/// `Fixtures/ycsb/workloada` … `f`), and any YCSB property file (`storebench run --ycsb FILE`).
+///
+/// A repetition opens a new store of the target backend with the `usertable` schema, loads it
+/// (the load phase, timed and reported as `load ops/s`) and times the run phase: time per
+/// operation is 1 ÷ throughput over all threads, and each operation kind's count, average,
+/// p95 and p99 latency are reported as `<KIND> avg ns` and so on, YCSB's own terms. The
+/// registered workloads take `recordcount` and `operationcount` from the scale's fixture
+/// (`ycsb` block) when it has one, so the reference runs them larger than the files' 1,000;
+/// a file given with `--ycsb` runs as written.
+public enum YCSBWorkloads {
+    static let letters = ["a", "b", "c", "d", "e", "f"]
+
+    static var all: [Workload] { letters.map { registered($0) } }
+
+    static func registered(_ letter: String) -> Workload {
+        let summaries = [
+            "a": "update heavy: 50% reads, 50% updates, zipfian keys",
+            "b": "read mostly: 95% reads, 5% updates, zipfian keys",
+            "c": "read only: 100% reads, zipfian keys",
+            "d": "read latest: 95% reads, 5% inserts, the newest keys most popular",
+            "e": "short ranges: 95% scans of up to 100 records, 5% inserts, zipfian start keys",
+            "f": "read-modify-write: 50% reads, 50% read-modify-writes, zipfian keys",
+        ]
+        return make(name: "ycsb.\(letter)", summary: "YCSB core workload \(letter.uppercased()), \(summaries[letter]!)",
+                    file: nil, inQuickProfile: letter == "a" || letter == "c") { ctx in
+            guard let fixtures = ctx.fixtures else { throw BenchError("ycsb.\(letter) needs the fixtures folder") }
+            var spec = try YCSBWorkloadSpec(file: fixtures.appendingPathComponent("ycsb/workload\(letter)").path)
+            if let sizes = ctx.spec.ycsb {
+                spec.recordCount = sizes.recordCount
+                spec.operationCount = sizes.operationCount
+            }
+            return spec
+        }
+    }
+
+    /// The workload of a YCSB property file, named `ycsb.<file name>`; its cells build it again
+    /// from the file (`Workload.definitionFile`).
+    public static func workload(file path: String) throws -> Workload {
+        let spec = try YCSBWorkloadSpec(file: path)
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        return make(name: "ycsb.\(spec.name)", summary: "YCSB workload from \(path): \(describe(spec))", file: absolute, inQuickProfile: true) { _ in
+            try YCSBWorkloadSpec(file: absolute)
+        }
+    }
+
+    /// The mix in words: `50% READ, 50% UPDATE, zipfian, 1,000 records, 1,000 operations, 1 thread`.
+    static func describe(_ s: YCSBWorkloadSpec) -> String {
+        let mix = [(s.readProportion, "read"), (s.updateProportion, "update"), (s.insertProportion, "insert"),
+                   (s.scanProportion, "scan"), (s.readModifyWriteProportion, "read-modify-write")]
+            .filter { $0.0 > 0 }.map { "\(Int(($0.0 * 100).rounded()))% \($0.1)" }.joined(separator: ", ")
+        return "\(mix); \(s.requestDistribution.rawValue) keys; \(s.recordCount) records, \(s.operationCount) operations, \(s.threadCount) thread\(s.threadCount == 1 ? "" : "s")"
+    }
+
+    struct State: @unchecked Sendable {
+        // @unchecked: used by the thread running the cell only.
+        let run: YCSBRun
+        let repo: any Repository
+        let directory: URL
+    }
+
+    private static func make(name: String, summary: String, file: String?, inQuickProfile: Bool,
+                             spec: @escaping @Sendable (WorkloadContext) throws -> YCSBWorkloadSpec) -> Workload {
+        .define(name, .ycsb, summary, dataset: .empty, mutatesStore: true, maxRounds: 2, largestScaleOnly: true,
+                inQuickProfile: inQuickProfile, definitionFile: file,
+                setup: { ctx in
+                    guard let open = ctx.openStore else { throw BenchError("\(name) runs on backends only") }
+                    let run = try YCSBRun(try spec(ctx), seed: ctx.generator.spec.seed &+ UInt64(ctx.repetition))
+                    let dir = ctx.storeDirectory.deletingLastPathComponent().appendingPathComponent("ycsb-store")
+                    try? FileManager.default.removeItem(at: dir)
+                    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+                    let repo = try open(run.table.schema, dir)
+                    do {
+                        let loaded = try run.load(into: repo)
+                        let records = run.loadRange.count
+                        ctx.report("load ops/s", loaded == 0 ? 0 : Double(records) * 1e9 / Double(loaded))
+                        ctx.report("records", Double(run.spec.recordCount))
+                        ctx.report("threads", Double(run.spec.threadCount))
+                    } catch {
+                        try? repo.close()
+                        throw error
+                    }
+                    return State(run: run, repo: repo, directory: dir)
+                },
+                body: { _, s, timer in
+                    let result = try s.run.run(on: s.repo)
+                    timer.record(total: result.wallNanos, operations: result.operations, latencies: result.all)
+                    for (op, h) in result.latencies {
+                        timer.report("\(op.rawValue) count", Double(h.totalCount))
+                        timer.report("\(op.rawValue) avg ns", h.mean)
+                        timer.report("\(op.rawValue) p95 ns", Double(h.valueAtPercentile(95)))
+                        timer.report("\(op.rawValue) p99 ns", Double(h.valueAtPercentile(99)))
+                    }
+                    return result.operations
+                },
+                teardown: { s in
+                    try? s.repo.close()
+                    try? FileManager.default.removeItem(at: s.directory)
+                })
+    }
+}
