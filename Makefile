@@ -14,7 +14,7 @@ all: build
 
 help:
 	@echo "make bench        build in release, run the quick profile over every backend, write $(REPORTS)/latest.md and .json"
-	@echo "make reference    build in release, run the standard profile, write $(REPORTS)/reference.md and .json (about 45 min on 2 cores)"
+	@echo "make reference    build in release, run the standard profile, write $(REPORTS)/reference.md and .json (within 30 min on 2 cores)"
 	@echo "make test         install what the tests need, then swift test"
 	@echo "make test-tsan    the concurrency stress run (readers beside a writer, LMDB map growth, graph contexts) under ThreadSanitizer"
 	@echo "make test-example the outside backend of Examples/OutsideBackend: built against this package, its kit tests, its own CLI measuring it beside sqlite"

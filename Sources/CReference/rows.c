@@ -154,7 +154,7 @@ void cref_sqlite_close(cref_sqlite *h) {
 
 /* The Swift floor's environment: as many named databases, the same first and largest map. */
 enum { lmdb_max_databases = 25 };
-static const size_t lmdb_initial_map = (size_t)64 << 20;
+static const size_t lmdb_initial_map = (size_t)1 << 30;
 static const size_t lmdb_maximum_map = (size_t)1 << 40;
 
 struct cref_lmdb {

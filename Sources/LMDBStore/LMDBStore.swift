@@ -25,11 +25,15 @@ public final class LMDBStore: Repository, @unchecked Sendable {
     /// Sizes of the memory map.
     public struct MapSize: Sendable, Hashable {
         /// The size a new environment starts with (an existing one keeps its own if larger).
+        /// The default, 1 GiB, is address space, not disk: the file grows only by the pages
+        /// written. It is large because the map cannot grow while any read transaction of
+        /// the process is open: a reader held through a burst of writes pins the old pages,
+        /// the file grows past a small map, and the writer would wait for that reader.
         public var initial: Int
         /// The largest size the map may grow to; a write beyond it throws `storageFull`.
         public var maximum: Int
 
-        public init(initial: Int = 64 << 20, maximum: Int = 1 << 40) {
+        public init(initial: Int = 1 << 30, maximum: Int = 1 << 40) {
             self.initial = initial
             self.maximum = maximum
         }

@@ -1,6 +1,7 @@
 import Foundation
 import LMDBStore
 import SQLiteStore
+import StoreConformance
 @testable import StoreBench
 import Testing
 
@@ -43,6 +44,46 @@ import Testing
         #expect(single.operations == 50)
         let l = LatencySummary(single.histogram)
         #expect(l.p50 >= 100_000)   // each operation slept at least 100 µs
+    }
+
+    @Test func aWarmUpStopsAtItsBudget() {
+        // 2 ms operations against a 10 ms budget: a handful run, then `each` stops and the
+        // timer says so; a timer without a budget (a measured repetition) runs them all.
+        let warmUp = OperationTimer(minimumSpan: 0, budget: 10_000_000)
+        var ran = 0
+        warmUp.each(1_000) { _ in usleep(2_000); ran += 1 }
+        #expect(ran >= 1 && ran <= 6)
+        #expect(warmUp.isSpent)
+        warmUp.each(10) { _ in ran += 1 }
+        #expect(ran <= 6)   // a later loop of the same repetition issues nothing
+        let measured = OperationTimer(minimumSpan: 0)
+        var all = 0
+        measured.each(20) { _ in usleep(1_000); all += 1 }
+        #expect(all == 20 && !measured.isSpent)
+    }
+
+    @Test func aStoreCopyIsExactAndIndependent() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("storecopy-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = dir.appendingPathComponent("template"), copy = dir.appendingPathComponent("cells/1/store")
+        try FileManager.default.createDirectory(at: source.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        var r = SplitMix64(seed: 3)
+        let big = Data((0..<3_000_000).map { _ in UInt8(truncatingIfNeeded: r.next()) })
+        try big.write(to: source.appendingPathComponent("data.mdb"))
+        try Data().write(to: source.appendingPathComponent("empty"))
+        try Data("x".utf8).write(to: source.appendingPathComponent("sub/lock"))
+        try Data("stale".utf8).write(to: dir.appendingPathComponent("stale"))
+        try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: dir.appendingPathComponent("stale"), to: copy.appendingPathComponent("stale"))
+        try StoreCopy.replace(copy, with: source)
+        #expect(try Data(contentsOf: copy.appendingPathComponent("data.mdb")) == big)
+        #expect(try Data(contentsOf: copy.appendingPathComponent("empty")).isEmpty)
+        #expect(try Data(contentsOf: copy.appendingPathComponent("sub/lock")) == Data("x".utf8))
+        #expect(!FileManager.default.fileExists(atPath: copy.appendingPathComponent("stale").path))   // replaced, not merged
+        try Data("changed".utf8).write(to: copy.appendingPathComponent("sub/lock"))
+        #expect(try Data(contentsOf: source.appendingPathComponent("sub/lock")) == Data("x".utf8))
+        let e = #expect(throws: BenchError.self) { try StoreCopy.replace(copy, with: dir.appendingPathComponent("missing")) }
+        #expect(e?.message.contains("is missing") == true)
     }
 
     @Test func aUnitIsSharedAmongItsOperations() {

@@ -12,7 +12,7 @@
  *   statements prepared once with SQLITE_PREPARE_PERSISTENT, BEGIN IMMEDIATE ... COMMIT around
  *   an insert, BEGIN ... COMMIT around a fetch.
  * - LMDB: a "Row" database with 8-byte keys (big-endian, sign bit flipped) and 80-byte values
- *   (i0...i9 little-endian), MDB_NOTLS (+ MDB_NOSYNC when relaxed), a map that starts at 64 MiB
+ *   (i0...i9 little-endian), MDB_NOTLS (+ MDB_NOSYNC when relaxed), a map that starts at 1 GiB
  *   and doubles when a write fills it, one read handle reset after each fetch and renewed.
  *
  * Each call times the same span the Swift floor times (CLOCK_MONOTONIC, from before the

@@ -6,7 +6,7 @@ import StoreCore
 /// layout, with the databases LMDBStore keeps for the same data (a primary database per
 /// entity, a dupsort database per index and per side of each relationship) and the same
 /// environment flags (`MDB_NOTLS`, `MDB_NOSYNC` when relaxed). Like LMDBStore, the map starts
-/// at 64 MiB and doubles when a write fills it (the write starts again); like LMDBStore, one
+/// at 1 GiB and doubles when a write fills it (the write starts again); like LMDBStore, one
 /// read transaction handle is reset after each read and renewed for the next.
 ///
 /// Keys are built on the stack or in a reused buffer and values in a reused buffer, so a put
@@ -28,7 +28,7 @@ final class LMDBFloor: Floor {
     private let value = ScratchBuffer(), key = ScratchBuffer(), otherKey = ScratchBuffer()
 
     /// LMDBStore's first map size (`LMDBStore.MapSize.initial`) and its largest.
-    static let initialMapSize = 64 << 20
+    static let initialMapSize = 1 << 30
     static let maximumMapSize = 1 << 40
 
     /// Every database: name and whether it is dupsort. Relationship databases hold both sides.
@@ -135,7 +135,7 @@ final class LMDBFloor: Floor {
                 try read { txn in sink &+= try readPost(txn, ids[i]) }
             }
         } else {
-            for start in stride(from: 0, to: ids.count, by: perTransaction) {
+            for start in stride(from: 0, to: ids.count, by: perTransaction) where !timer.isSpent {
                 let end = min(ids.count, start + perTransaction)
                 try timer.unit(operations: end - start) {
                     try read { txn in

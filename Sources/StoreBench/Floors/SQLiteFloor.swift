@@ -103,7 +103,7 @@ final class SQLiteFloor: Floor {
                 try transaction(write: false) { sink &+= try readPost(s, ids[i]) }
             }
         } else {
-            for start in stride(from: 0, to: ids.count, by: perTransaction) {
+            for start in stride(from: 0, to: ids.count, by: perTransaction) where !timer.isSpent {
                 let end = min(ids.count, start + perTransaction)
                 try timer.unit(operations: end - start) {
                     try transaction(write: false) {

@@ -27,20 +27,31 @@ public final class OperationTimer {
     public let minimumSpan: UInt64
     /// The largest group `each` forms.
     static let maximumGroup = 4_096
+    /// A warm-up repetition's budget in nanoseconds: once the timed spans add up to it, `each`
+    /// stops issuing operations and `isSpent` turns true, so a cell whose repetition takes
+    /// seconds warms up on its first operations instead of repeating them all. Nil (measured
+    /// repetitions): every operation runs.
+    public let budget: UInt64?
 
-    public init(minimumSpan: UInt64) {
+    /// True once a warm-up repetition has used its `budget`: loops that time their own units
+    /// (`unit` per batch) stop there too.
+    public var isSpent: Bool { budget.map { elapsed >= $0 } ?? false }
+
+    public init(minimumSpan: UInt64, budget: UInt64? = nil) {
         self.minimumSpan = minimumSpan
+        self.budget = budget
     }
 
     public static func emptyHistogram() -> Histogram<UInt64> {
         Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000_000, numberOfSignificantValueDigits: .three)
     }
 
-    /// Runs `body(0..<count)`, timing single operations or groups of them.
+    /// Runs `body(0..<count)`, timing single operations or groups of them (in a warm-up, until
+    /// its `budget` is spent).
     public func each(_ count: Int, _ body: (Int) throws -> Void) rethrows {
         var i = 0
         var group = 1
-        while i < count {
+        while i < count && !isSpent {
             let n = min(group, count - i)
             let start = MonotonicClock.now()
             for k in i..<(i + n) { try body(k) }

@@ -44,7 +44,7 @@ public struct CellExecutor {
         } else if workload.dataset == .empty {
             try? FileManager.default.removeItem(at: store)
         } else {
-            try Self.copy(template, to: store)
+            try StoreCopy.replace(store, with: template)
         }
 
         var opened = try target.open(store, durability: spec.durability)
@@ -64,11 +64,14 @@ public struct CellExecutor {
             for rep in 0..<total {
                 if rep > 0 && workload.mutatesStore && workload.dataset != .empty {
                     try opened.close()
-                    try Self.copy(template, to: store)
+                    try StoreCopy.replace(store, with: template)
                     opened = try target.open(store, durability: spec.durability)
                 }
+                let isCounted = counted && rep == total - 1
+                let isMeasured = !isCounted && rep >= total - (counted ? 1 : 0) - measured
                 let ctx = WorkloadContext(generator: generator, workload: workload.name, repetition: rep,
                                           storeDirectory: store, residentAtStart: residentAtStart)
+                ctx.isWarmUp = !isCounted && !isMeasured
                 ctx.metrics = metrics
                 ctx.keyDistribution = spec.distribution
                 ctx.fixtures = URL(fileURLWithPath: spec.fixtures)
@@ -78,9 +81,7 @@ public struct CellExecutor {
                     ctx.openStore = { schema, directory in try d.open(schema, directory, StoreOptions(durability: durability)) }
                 }
                 let prepared = try workload.prepare(ctx)
-                let timer = OperationTimer(minimumSpan: spec.minimumSpan)
-                let isCounted = counted && rep == total - 1
-                let isMeasured = !isCounted && rep >= total - (counted ? 1 : 0) - measured
+                let timer = OperationTimer(minimumSpan: spec.minimumSpan, budget: ctx.isWarmUp ? Self.warmUpBudget : nil)
                 if isCounted {
                     let c = try AllocationCounter.counting(allThreads: false) { try opened.run(prepared, timer) }
                     sink &+= c.result
@@ -117,6 +118,10 @@ public struct CellExecutor {
                            allocations: allocations, cpuInstructionsPerOperation: cpuPerOp)
     }
 
+    /// How long a warm-up repetition's timed operations run (see `OperationTimer.budget`): a
+    /// repetition shorter than this warms up in full, as every cell did before.
+    static let warmUpBudget: UInt64 = 250_000_000
+
     /// Runs `body` inside `sb_measured_region`, the one function callgrind counts in
     /// `--measure instructions` runs.
     static func measuredRegion<T>(_ body: () throws -> T) throws -> T {
@@ -130,26 +135,6 @@ public struct CellExecutor {
             if let error = box.error { throw error }
         }
         return result!
-    }
-
-    /// Replaces `destination` with a copy of `source`.
-    static func copy(_ source: URL, to destination: URL) throws {
-        let fm = FileManager.default
-        guard fm.fileExists(atPath: source.path) else { throw BenchError("the loaded store \(source.path) is missing; its load cell failed or did not run") }
-        try? fm.removeItem(at: destination)
-        try fm.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try fm.copyItem(at: source, to: destination)
-        // The copy's pages are dirty in the page cache: written back now, so the first durable
-        // commit of the repetition (LMDB's syncs the data file) does not pay for the copy.
-        if let files = fm.enumerator(atPath: destination.path) {
-            while let name = files.nextObject() as? String {
-                let fd = open(destination.appendingPathComponent(name).path, O_RDONLY)
-                if fd >= 0 {
-                    fsync(fd)
-                    close(fd)
-                }
-            }
-        }
     }
 
     /// Bytes allocated on disk under `directory` (sparse files count what they use).

@@ -48,7 +48,7 @@ public enum Profile: String, CaseIterable, Codable, Sendable {
     public var extraRoundsBudget: Double {
         switch self {
         case .quick: 20
-        case .standard: 90
+        case .standard: 45
         case .full: 0
         }
     }

@@ -25,7 +25,7 @@ enum BatchWorkloads {
                 setup: { ctx in (ctx.newUserIDs(ctx.spec.operations.bulk).map(ctx.generator.user), ctx.spec.operations.chunk) },
                 body: { repo, input, timer in
                     let (users, chunk) = input
-                    for start in stride(from: 0, to: users.count, by: chunk) {
+                    for start in stride(from: 0, to: users.count, by: chunk) where !timer.isSpent {
                         let part = Array(users[start..<min(users.count, start + chunk)])
                         try timer.unit(operations: part.count) { try repo.write { tx in try tx.insert(contentsOf: part) } }
                     }

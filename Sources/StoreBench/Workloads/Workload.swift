@@ -114,10 +114,17 @@ public final class WorkloadContext {
     public internal(set) var openStore: ((Schema, URL) throws -> any Repository)?
     /// The fixtures folder of the run.
     public internal(set) var fixtures: URL?
+    /// True in the warm-up repetition, whose results are dropped: workloads that pace or
+    /// drive their own loops (paced threads, observers, YCSB) run a tenth of their operations
+    /// then; loops timed by `OperationTimer.each` stop at the timer's budget by themselves.
+    public internal(set) var isWarmUp = false
     /// Extra figures a workload reports (memory workloads): name → value.
     public internal(set) var metrics: [String: Double] = [:]
 
     public var spec: DatasetSpec { generator.spec }
+
+    /// `n` in a measured repetition, a tenth of it (at least 1) in the warm-up (`isWarmUp`).
+    public func scaledForWarmUp(_ n: Int) -> Int { isWarmUp ? max(1, n / 10) : n }
 
     init(generator: SocialGenerator, workload: String, repetition: Int, storeDirectory: URL, residentAtStart: UInt64) {
         self.residentAtStart = residentAtStart

@@ -63,7 +63,7 @@ public struct YCSBWorkloadSpec: Sendable, Equatable {
             let listed = unknown.map { "\($0) (line \(p.lines[$0] ?? 0))" }.joined(separator: ", ")
             throw YCSBPropertyError(.unknownProperties(unknown), "\(source): YCSB's core workload has no property \(listed); known: \(Self.known.sorted().joined(separator: ", "))")
         }
-        var reader = Reader(properties: p, source: source)
+        let reader = Reader(properties: p, source: source)
         try reader.unsupportedUnless("workload", in: ["site.ycsb.workloads.CoreWorkload", "com.yahoo.ycsb.workloads.CoreWorkload"])
         try reader.unsupportedUnless("fieldlengthdistribution", in: ["constant"])
         try reader.unsupportedUnless("dataintegrity", in: ["false"])

@@ -68,7 +68,10 @@ public enum YCSBWorkloads {
                 inQuickProfile: inQuickProfile, definitionFile: file,
                 setup: { ctx in
                     guard let open = ctx.openStore else { throw BenchError("\(name) runs on backends only") }
-                    let run = try YCSBRun(try spec(ctx), seed: ctx.generator.spec.seed &+ UInt64(ctx.repetition))
+                    var ycsb = try spec(ctx)
+                    ycsb.recordCount = ctx.scaledForWarmUp(ycsb.recordCount)
+                    ycsb.operationCount = ctx.scaledForWarmUp(ycsb.operationCount)
+                    let run = try YCSBRun(ycsb, seed: ctx.generator.spec.seed &+ UInt64(ctx.repetition))
                     let dir = ctx.storeDirectory.deletingLastPathComponent().appendingPathComponent("ycsb-store")
                     try? FileManager.default.removeItem(at: dir)
                     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

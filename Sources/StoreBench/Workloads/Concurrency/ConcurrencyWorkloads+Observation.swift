@@ -30,7 +30,7 @@ extension ConcurrencyWorkloads {
                 setup: { ctx in
                     let n = min(size, ctx.generator.comments)
                     var r = ctx.random()
-                    return ObservedState(size: n, observers: observers, targets: (0..<observedCommits).map { _ in Int64(r.below(n) + 1) })
+                    return ObservedState(size: n, observers: observers, targets: (0..<ctx.scaledForWarmUp(observedCommits)).map { _ in Int64(r.below(n) + 1) })
                 },
                 body: { repo, s, timer in try runObservation(repo, s, timer) })
     }

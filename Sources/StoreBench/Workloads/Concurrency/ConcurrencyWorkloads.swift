@@ -66,7 +66,7 @@ enum ConcurrencyWorkloads {
                 mutatesStore: true, maxRounds: 2, largestScaleOnly: true,
                 setup: { ctx in
                     (keysPerThread(ctx, threads: pacedReaders, each: readsPerReader),
-                     ctx.randomKeys(commits, upTo: ctx.generator.posts).reversed().map { $0 })
+                     ctx.randomKeys(ctx.scaledForWarmUp(commits), upTo: ctx.generator.posts).reversed().map { $0 })
                 },
                 body: { repo, input, timer in try pacedMix(repo, readerKeys: input.0, writerKeys: input.1, timer: timer) })
     }
@@ -75,7 +75,7 @@ enum ConcurrencyWorkloads {
         .define("concurrency.write-paced", .concurrency,
                 "The writer alone, committing a small update every \(commitInterval / 1_000_000) ms; latency from each commit's due time",
                 mutatesStore: true, maxRounds: 2, largestScaleOnly: true, inQuickProfile: false,
-                setup: { ctx in ctx.randomKeys(commits, upTo: ctx.generator.posts).reversed().map { $0 } },
+                setup: { ctx in ctx.randomKeys(ctx.scaledForWarmUp(commits), upTo: ctx.generator.posts).reversed().map { $0 } },
                 body: { repo, keys, timer in try pacedMix(repo, readerKeys: [], writerKeys: keys, timer: timer) })
     }
 
@@ -83,6 +83,7 @@ enum ConcurrencyWorkloads {
 
     /// `each` random post keys for each of `threads` threads.
     static func keysPerThread(_ ctx: WorkloadContext, threads: Int, each: Int) -> [[Int64]] {
+        let each = ctx.scaledForWarmUp(each)
         let all = ctx.randomKeys(threads * each, upTo: ctx.generator.posts)
         return (0..<threads).map { Array(all[($0 * each)..<(($0 + 1) * each)]) }
     }
