@@ -135,12 +135,7 @@ public final class PlainGRDBProgram: Floor {
         if perTransaction <= 1 {
             try timer.each(ids.count) { i in try read { db in try readPost(db, ids[i]) } }
         } else {
-            for start in stride(from: 0, to: ids.count, by: perTransaction) {
-                let end = min(ids.count, start + perTransaction)
-                try timer.unit(operations: end - start) {
-                    try read { db in for i in start..<end { try readPost(db, ids[i]) } }
-                }
-            }
+            try timer.batches(ids.count, of: perTransaction) { r in try read { db in for i in r { try readPost(db, ids[i]) } } }
         }
         return sink
     }

@@ -56,6 +56,15 @@ import Testing
         #expect(warmUp.isSpent)
         warmUp.each(10) { _ in ran += 1 }
         #expect(ran <= 6)   // a later loop of the same repetition issues nothing
+        warmUp.batches(100, of: 10) { _ in ran += 1 }
+        #expect(ran <= 6)   // nor do batches
+        let batched = OperationTimer(minimumSpan: 0, budget: 10_000_000)
+        var batchesRun = 0, operations = 0
+        batched.batches(1_000, of: 7) { r in usleep(2_000); batchesRun += 1; operations += r.count }
+        #expect(batchesRun >= 1 && batchesRun <= 6 && operations == batchesRun * 7)
+        var ranges: [Range<Int>] = []
+        OperationTimer(minimumSpan: 0).batches(10, of: 4) { ranges.append($0) }
+        #expect(ranges == [0..<4, 4..<8, 8..<10])
         let measured = OperationTimer(minimumSpan: 0)
         var all = 0
         measured.each(20) { _ in usleep(1_000); all += 1 }

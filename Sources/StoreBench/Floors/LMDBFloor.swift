@@ -135,12 +135,9 @@ final class LMDBFloor: Floor {
                 try read { txn in sink &+= try readPost(txn, ids[i]) }
             }
         } else {
-            for start in stride(from: 0, to: ids.count, by: perTransaction) where !timer.isSpent {
-                let end = min(ids.count, start + perTransaction)
-                try timer.unit(operations: end - start) {
-                    try read { txn in
-                        for i in start..<end { sink &+= try readPost(txn, ids[i]) }
-                    }
+            try timer.batches(ids.count, of: perTransaction) { r in
+                try read { txn in
+                    for i in r { sink &+= try readPost(txn, ids[i]) }
                 }
             }
         }

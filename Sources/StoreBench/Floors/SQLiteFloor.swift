@@ -103,12 +103,9 @@ final class SQLiteFloor: Floor {
                 try transaction(write: false) { sink &+= try readPost(s, ids[i]) }
             }
         } else {
-            for start in stride(from: 0, to: ids.count, by: perTransaction) where !timer.isSpent {
-                let end = min(ids.count, start + perTransaction)
-                try timer.unit(operations: end - start) {
-                    try transaction(write: false) {
-                        for i in start..<end { sink &+= try readPost(s, ids[i]) }
-                    }
+            try timer.batches(ids.count, of: perTransaction) { r in
+                try transaction(write: false) {
+                    for i in r { sink &+= try readPost(s, ids[i]) }
                 }
             }
         }

@@ -33,9 +33,8 @@ public final class OperationTimer {
     /// repetitions): every operation runs.
     public let budget: UInt64?
 
-    /// True once a warm-up repetition has used its `budget`: loops that time their own units
-    /// (`unit` per batch) stop there too.
-    public var isSpent: Bool { budget.map { elapsed >= $0 } ?? false }
+    /// True once a warm-up repetition has used its `budget`.
+    var isSpent: Bool { budget.map { elapsed >= $0 } ?? false }
 
     public init(minimumSpan: UInt64, budget: UInt64? = nil) {
         self.minimumSpan = minimumSpan
@@ -71,6 +70,29 @@ public final class OperationTimer {
         let result = try body()
         record(MonotonicClock.now() &- start, operations: n)
         return result
+    }
+
+    /// Runs `body` on each part, timed as one span of `part.count` operations (a transaction of
+    /// many); in a warm-up, until its `budget` is spent.
+    ///
+    /// ```swift
+    /// try timer.units(chunks) { part in try repo.write { tx in try tx.insert(contentsOf: part) } }
+    /// ```
+    public func units<Part: Collection>(_ parts: [Part], _ body: (Part) throws -> Void) rethrows {
+        for part in parts where !isSpent {
+            try unit(operations: part.count) { try body(part) }
+        }
+    }
+
+    /// `units` over `0..<count` in consecutive ranges of `size` (the last may be shorter),
+    /// allocating nothing: the floors' batched loops run on it.
+    public func batches(_ count: Int, of size: Int, _ body: (Range<Int>) throws -> Void) rethrows {
+        var start = 0
+        while start < count && !isSpent {
+            let range = start..<min(count, start + size)
+            try unit(operations: range.count) { try body(range) }
+            start = range.upperBound
+        }
     }
 
     /// Counts `n` operations that ran on other threads, with their per-operation latencies.

@@ -22,14 +22,13 @@ enum BatchWorkloads {
     static var chunkedInsert: Workload {
         .define("batch.chunked-insert", .batch, "Insert `bulk` new users, `chunk` per write transaction",
                 mutatesStore: true,
-                setup: { ctx in (ctx.newUserIDs(ctx.spec.operations.bulk).map(ctx.generator.user), ctx.spec.operations.chunk) },
-                body: { repo, input, timer in
-                    let (users, chunk) = input
-                    for start in stride(from: 0, to: users.count, by: chunk) where !timer.isSpent {
-                        let part = Array(users[start..<min(users.count, start + chunk)])
-                        try timer.unit(operations: part.count) { try repo.write { tx in try tx.insert(contentsOf: part) } }
-                    }
-                    return users.count
+                setup: { ctx in
+                    let users = ctx.newUserIDs(ctx.spec.operations.bulk).map(ctx.generator.user), chunk = ctx.spec.operations.chunk
+                    return stride(from: 0, to: users.count, by: chunk).map { Array(users[$0..<min(users.count, $0 + chunk)]) }
+                },
+                body: { repo, parts, timer in
+                    try timer.units(parts) { part in try repo.write { tx in try tx.insert(contentsOf: part) } }
+                    return parts.reduce(0) { $0 + $1.count }
                 })
     }
 

@@ -35,12 +35,7 @@ enum CRUDWorkloads {
             try timer.each(items.count) { i in try repo.write { tx in try op(tx, items[i]) } }
             return items.count
         }
-        for start in stride(from: 0, to: items.count, by: batchSize) where !timer.isSpent {
-            let end = min(items.count, start + batchSize)
-            try timer.unit(operations: end - start) {
-                try repo.write { tx in for i in start..<end { try op(tx, items[i]) } }
-            }
-        }
+        try timer.batches(items.count, of: batchSize) { r in try repo.write { tx in for i in r { try op(tx, items[i]) } } }
         return items.count
     }
 
@@ -67,12 +62,7 @@ enum CRUDWorkloads {
                     if !batched {
                         try timer.each(keys.count) { i in try repo.read { tx in try read(tx, keys[i]) } }
                     } else {
-                        for start in stride(from: 0, to: keys.count, by: size) where !timer.isSpent {
-                            let end = min(keys.count, start + size)
-                            try timer.unit(operations: end - start) {
-                                try repo.read { tx in for i in start..<end { try read(tx, keys[i]) } }
-                            }
-                        }
+                        try timer.batches(keys.count, of: size) { r in try repo.read { tx in for i in r { try read(tx, keys[i]) } } }
                     }
                     return sink
                 },
