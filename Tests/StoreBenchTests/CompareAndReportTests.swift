@@ -143,6 +143,25 @@ import Testing
         #expect(md.contains("| 4.0 MiB |"), "disk in the memory table")
     }
 
+    @Test func theYCSBSectionSpeaksYCSB() {
+        func ycsb(_ target: String, ns: Double, threads: Double) -> CellResult {
+            var c = Self.cell(target, "ycsb.a", ns: ns, cv: 0.01)
+            c.metrics = ["records": 10_000, "threads": threads, "load ops/s": 20_000,
+                         "READ count": 500, "READ avg ns": 38_600, "READ p95 ns": 60_500, "READ p99 ns": 84_200,
+                         "UPDATE count": 500, "UPDATE avg ns": 181_000, "UPDATE p95 ns": 237_000, "UPDATE p99 ns": 351_000]
+            return c
+        }
+        let one = MarkdownReport(Self.results([ycsb("sqlite", ns: 100_000, threads: 1), ycsb("lmdb", ns: 200_000, threads: 1)])).render()
+        #expect(one.contains("## YCSB"))
+        #expect(one.contains("10,000 records, 1,000 operations, 1 thread.\n"))
+        #expect(one.contains("| backend | [OVERALL] ops/s | load ops/s | [READ] avg µs | p95 µs | p99 µs | [UPDATE] avg µs | p95 µs | p99 µs |"))
+        #expect(one.contains("| sqlite | 10,000 | 20,000 | 38.6 | 60.5 | 84.2 | 181 | 237 | 351 |"))
+        #expect(one.contains("| lmdb | 5,000 | 20,000 |"))
+        let four = MarkdownReport(Self.results([ycsb("sqlite", ns: 100_000, threads: 4)])).render()
+        #expect(four.contains("1,000 operations, 4 threads.\n"))
+        #expect(!MarkdownReport(Self.results([Self.cell("sqlite", "query.count", ns: 5_000, cv: 0.02)])).render().contains("## YCSB"))
+    }
+
     @Test func units() {
         #expect(Format.bytes(UInt64(31_268_864)) == "29.8 MiB")
         #expect(Format.bytes(UInt64(1_000)) == "1000 B")

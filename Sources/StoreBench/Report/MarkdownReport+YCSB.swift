@@ -19,7 +19,8 @@ extension MarkdownReport {
             guard let first = shown.first else { continue }
             let present = kinds.filter { k in shown.contains { $0.0.metrics["\(k.rawValue) count"] != nil } }
             md += "### `\(w.name)`\n\n\(w.summary). \(first.0.metrics["records"].map { "\(Format.count(Int($0))) records, " } ?? "")"
-            md += "\(Format.count(first.0.operations ?? 0)) operations, \(first.0.metrics["threads"].map { Int($0) } ?? 1) thread(s).\n\n"
+            let threads = first.0.metrics["threads"].map { Int($0) } ?? 1
+            md += "\(Format.count(first.0.operations ?? 0)) operations, \(threads) thread\(threads == 1 ? "" : "s").\n\n"
             md += "| backend | [OVERALL] ops/s | load ops/s |" + present.map { " [\($0.rawValue)] avg µs | p95 µs | p99 µs |" }.joined() + "\n"
             md += "|---|---:|---:|" + present.map { _ in "---:|---:|---:|" }.joined() + "\n"
             for (c, b) in shown {
