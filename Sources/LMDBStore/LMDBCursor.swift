@@ -5,9 +5,11 @@ import StoreCore
 /// every use is scoped inside a transaction method. Internal.
 final class LMDBCursor {
     private let handle: OpaquePointer
-    /// The current key and value, borrowed from the map.
-    private(set) var key = MDB_val()
-    private(set) var value = MDB_val()
+    /// The current key and value, borrowed from the map. Passed inout to `mdb_cursor_get` on
+    /// every move: unchecked exclusivity keeps the runtime's access tracking (two calls into
+    /// the runtime per row of a scan) off that path. A cursor is used by one thread.
+    @exclusivity(unchecked) private(set) var key = MDB_val()
+    @exclusivity(unchecked) private(set) var value = MDB_val()
     private let bounds: MapBounds
 
     init(_ txn: LMDBTxn, _ dbi: MDB_dbi) throws {

@@ -160,7 +160,7 @@ struct LMDBLayout: Sendable {
                           indexes: indexes, relationships: relationships, inverses: inverses)
     }
 
-    /// The stored version and fingerprint, after checking the record format.
+    /// The stored version and fingerprint, after checking the store's record format.
     private static func checkMeta(_ txn: LMDBTxn, _ meta: MDB_dbi, path: String) throws -> (version: String?, fingerprint: String?) {
         func text(_ key: String) throws -> String? {
             try txn.get(meta, Array(key.utf8)).map { String(decoding: $0, as: UTF8.self) }
@@ -169,7 +169,9 @@ struct LMDBLayout: Sendable {
         if format == "1" {
             throw StoreError(.schemaMismatch, "\(path) was written by an earlier StoreBench (record format 1, without checksums); recreate it")
         }
-        guard format == String(RecordCodec.format) else {
+        // "2": created before format 3, so records of either format may be stored (each
+        // record names its own); "3": every record is in format 3.
+        guard format == String(RecordCodec.format) || format == String(RecordCodec.legacyFormat) else {
             throw StoreError(.corrupted, "\(path): sb_meta has an unknown format \(format.map { "'\($0)'" } ?? "(none)")")
         }
         return (try text("schema_version"), try text("schema_fingerprint"))

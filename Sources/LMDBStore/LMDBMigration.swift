@@ -99,7 +99,7 @@ struct LMDBMigration {
         while more {
             let key = Array(c.keyBytes)
             let record = try stage.migrate(try RecordCodec.decode(c.valueBytes, entity: source, schemaVersion: version), s)
-            RecordCodec.encode(record.values, schemaVersion: stage.destination.version, into: &buffer)
+            try RecordCodec.encode(record.values, of: record.entity, schemaVersion: stage.destination.version, into: &buffer)
             if from == to {
                 // A put under the cursor may move pages: the cursor is placed on the key again.
                 try txn.put(to, key, buffer)

@@ -4,43 +4,74 @@ import StoreCore
 /// A borrowed row view over a record's bytes in the map: fields are decoded only when read.
 /// Valid only during the `forEach` call that handed it out; copy with `Record(row)`. Internal.
 ///
-/// `point(at:)` checks the whole layout once per record (a damaged record is `corrupted`,
-/// never a crash) and notes where each field starts; the typed accessors then decode one
-/// field straight from the map, without building a `Value`.
+/// `point(at:)` checks the record once (a damaged record is `corrupted`, never a crash or
+/// wrong data). A format-3 record is then read through a `PackedRow` over the map; a record
+/// still in format 2 through the offsets of its fields that the check noted.
 final class LMDBRow: RowView {
     let entity: Entity
     private let schemaVersion: Int
     // Re-pointed for every record of a scan, read for every field: unchecked exclusivity
     // keeps the runtime's access tracking off this hot path. The row is used by one thread.
+    @exclusivity(unchecked) private(set) var packed: PackedRow
+    @exclusivity(unchecked) private var isLegacy = false
     @exclusivity(unchecked) private var bytes = UnsafeRawBufferPointer(start: nil, count: 0)
-    /// Where each field's tag is, one slot per attribute (owned; freed in deinit).
+    /// Where each field's tag is in a format-2 record, one slot per attribute (owned; freed in deinit).
     private let offsets: UnsafeMutableBufferPointer<Int>
+    /// Packs a format-2 record for `packedView()` (made at the first such record).
+    private var repacker: PackedRowBuilder?
 
     init(entity: Entity, schemaVersion: Int) {
         self.entity = entity
         self.schemaVersion = schemaVersion
+        packed = PackedRow(unchecked: UnsafeRawBufferPointer(start: nil, count: 0), entity: entity)
         offsets = .allocate(capacity: entity.attributes.count)
         offsets.initialize(repeating: 0)
     }
 
     deinit { offsets.deallocate() }
 
-    /// Points the view at another record, checking its layout.
+    /// Points the view at another record, checking it.
     @inline(__always)
     func point(at b: UnsafeRawBufferPointer) throws {
-        try RecordCodec.scan(b, entity: entity, schemaVersion: schemaVersion, offsets: offsets)
-        bytes = b
+        if b.first == RecordCodec.format {
+            packed = try PackedRow(validating: b, entity: entity, schemaVersion: schemaVersion)
+            isLegacy = false
+        } else {
+            try RecordCodec.scan(b, entity: entity, schemaVersion: schemaVersion, offsets: offsets)
+            bytes = b
+            isLegacy = true
+        }
     }
 
-    subscript(_ ordinal: Int) -> Value { RecordCodec.value(bytes, at: offsets[ordinal]) }
+    /// The record as a packed row: a view over the map, or for a format-2 record over a copy
+    /// packed into the row's own buffer (valid until the next `point(at:)`).
+    @inline(__always)
+    func packedView() -> PackedRow {
+        if !isLegacy { return packed }
+        if repacker == nil { repacker = PackedRowBuilder(entity) }
+        return repacker!.pack(self)
+    }
 
-    func int64(at i: Int) -> Int64? { RecordCodec.int64(bytes, at: offsets[i]) }
+    subscript(_ ordinal: Int) -> Value {
+        isLegacy ? RecordCodec.value(bytes, at: offsets[ordinal]) : packed[ordinal]
+    }
+
+    func int64(at i: Int) -> Int64? { isLegacy ? RecordCodec.int64(bytes, at: offsets[i]) : packed.int64(at: i) }
 
     func double(at i: Int) -> Double? {
+        guard isLegacy else { return packed.double(at: i) }
         let o = offsets[i]
         return RecordCodec.double(bytes, at: o) ?? RecordCodec.int64(bytes, at: o).map(Double.init)
     }
 
+    func bool(at i: Int) -> Bool? { isLegacy ? self[i].boolValue : packed.bool(at: i) }
+    func string(at i: Int) -> String? { isLegacy ? self[i].stringValue : packed.string(at: i) }
+    func date(at i: Int) -> Date? { isLegacy ? self[i].dateValue : packed.date(at: i) }
+    func uuid(at i: Int) -> UUID? { isLegacy ? self[i].uuidValue : packed.uuid(at: i) }
+    func bytes(at i: Int) -> [UInt8]? { isLegacy ? self[i].bytesValue : packed.bytes(at: i) }
+
     /// An owned copy.
-    func record() -> Record { Record(entity, values: offsets.map { RecordCodec.value(bytes, at: $0) }) }
+    func record() -> Record {
+        isLegacy ? Record(entity, values: offsets.map { RecordCodec.value(bytes, at: $0) }) : Record(packed)
+    }
 }

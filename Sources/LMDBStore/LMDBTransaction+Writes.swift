@@ -125,20 +125,47 @@ extension LMDBTransaction {
         return new
     }
 
-    /// Inserts a checked record: unique indexes first, then the primary key (refused when it
-    /// exists), then the index entries.
+    /// Inserts a checked record. Each unique index entry is put first with `MDB_NOOVERWRITE`,
+    /// so the put itself proves the value is free (no cursor seek); then the record (refused
+    /// when its key exists), then the other entries. A refusal takes back the entries this
+    /// insert put, so the transaction is as it was. Entries with a null, which never conflict,
+    /// and keys cut at the key limit, which only the records can decide, are checked with a
+    /// cursor as before. Key and record are encoded into buffers reused from insert to insert.
     private func insertChecked(_ e: Entity, _ r: Record) throws {
-        let key = primaryKey(r.id)
+        keyScratch.removeAll(keepingCapacity: true)
+        KeyEncoding.append(r.id, to: &keyScratch)
+        let key = keyScratch
         let indexes = layout.indexes[e.index]
-        let indexKeys = indexes.map { LMDBLayout.indexKey($0, r.values) }
-        for (i, index) in indexes.enumerated() where index.description.isUnique {
-            try checkUnique(e, index, indexKeys[i], r.values, excluding: nil)
+        let indexKeys = indexes.isEmpty ? [] : indexes.map { LMDBLayout.indexKey($0, r.values) }
+        var proven: [Int] = []
+        do {
+            for (i, index) in indexes.enumerated() where index.description.isUnique {
+                if index.ordinals.contains(where: { r.values[$0].isNull }) { continue }
+                if indexKeys[i].count >= LMDBLayout.indexKeyLimit {
+                    try checkUnique(e, index, indexKeys[i], r.values, excluding: nil)
+                    continue
+                }
+                guard try txn.put(index.dbi, indexKeys[i], key, flags: MDB_NOOVERWRITE) else { throw uniqueConflict(e, index, r.values) }
+                proven.append(i)
+            }
+            guard try putRecord(e, key, r.values, flags: MDB_NOOVERWRITE) else {
+                throw StoreError(.conflict, "\(e.name) \(r.id) already exists", nativeCode: MDB_KEYEXIST, context: KeyEncoding.describe(key))
+            }
+        } catch {
+            for i in proven { _ = try? txn.delete(indexes[i].dbi, indexKeys[i], key) }
+            throw error
         }
-        RecordCodec.encode(r.values, schemaVersion: recordVersion(e), into: &scratch)
-        guard try txn.put(layout.primary[e.index], key, scratch, flags: MDB_NOOVERWRITE) else {
-            throw StoreError(.conflict, "\(e.name) \(r.id) already exists", nativeCode: MDB_KEYEXIST, context: KeyEncoding.describe(key))
-        }
-        for (i, index) in indexes.enumerated() { try txn.put(index.dbi, indexKeys[i], key) }
+        for (i, index) in indexes.enumerated() where !proven.contains(i) { try txn.put(index.dbi, indexKeys[i], key) }
+    }
+
+    /// Stores a record's values at `key` in the current format, encoded straight into the
+    /// space LMDB reserves for it. False when `flags` hold `MDB_NOOVERWRITE` and the key exists.
+    @inline(__always)
+    private func putRecord(_ e: Entity, _ key: [UInt8], _ values: [Value], flags: Int32 = 0) throws -> Bool {
+        let size = try PackedLayout.encodedSize(values, of: e)
+        guard let space = try txn.reserve(layout.primary[e.index], key, size: size, flags: flags) else { return false }
+        PackedLayout.write(values, of: e, schemaVersion: recordVersion(e), into: space)
+        return true
     }
 
     /// Adds the index entries of a record stored at `key` to `indexes` (default: all of the
@@ -160,8 +187,7 @@ extension LMDBTransaction {
             let from = LMDBLayout.indexKey(index, old.values)
             if from != to { moves.append((index.dbi, from, to)) }
         }
-        RecordCodec.encode(new.values, schemaVersion: recordVersion(e), into: &scratch)
-        try txn.put(layout.primary[e.index], key, scratch)
+        try putRecord(e, key, new.values)
         for m in moves {
             try txn.delete(m.dbi, m.from, key)
             try txn.put(m.dbi, m.to, key)
@@ -184,10 +210,14 @@ extension LMDBTransaction {
                 let o = try decode(e, b)
                 guard index.ordinals.allSatisfy({ o.values[$0] == values[$0] }) else { continue }
             }
-            let shown = index.ordinals.map { "\(values[$0])" }.joined(separator: ", ")
-            throw StoreError(.conflict, "\(e.name) (\(index.description.attributes.joined(separator: ", "))) = (\(shown)) already exists (unique index)",
-                             nativeCode: MDB_KEYEXIST, context: index.name)
+            throw uniqueConflict(e, index, values)
         } while try c.move(MDB_NEXT_DUP)
+    }
+
+    private func uniqueConflict(_ e: Entity, _ index: LMDBLayout.Index, _ values: [Value]) -> StoreError {
+        let shown = index.ordinals.map { "\(values[$0])" }.joined(separator: ", ")
+        return StoreError(.conflict, "\(e.name) (\(index.description.attributes.joined(separator: ", "))) = (\(shown)) already exists (unique index)",
+                          nativeCode: MDB_KEYEXIST, context: index.name)
     }
 
     /// Deletes records and everything their cascade rules reach. Every `deny` rule is checked

@@ -14,8 +14,10 @@ final class LMDBTransaction: WriteTransaction {
     var isActive = true
     /// Set when a write hit `MDB_MAP_FULL`: the store grows the map and runs the closure again.
     private(set) var needsLargerMap = false
-    /// Reused buffer for record encoding.
-    var scratch: [UInt8] = []
+    /// Reused buffer for primary keys, passed inout on every insert: unchecked exclusivity
+    /// keeps the runtime's access tracking off the write path (a transaction is used by one
+    /// thread). Records need none: they are encoded into the space LMDB reserves.
+    @exclusivity(unchecked) var keyScratch: [UInt8] = []
 
     init(schema: Schema, layout: LMDBLayout, env: OpaquePointer, txn: LMDBTxn, writable: Bool) {
         self.schema = schema
@@ -133,6 +135,19 @@ final class LMDBTransaction: WriteTransaction {
             for r in rows { try body(r) }
         } else {
             try select(plan) { try body($0) }
+        }
+    }
+
+    func forEachPacked(_ query: Query, _ body: (PackedRow) throws -> Void) throws {
+        try checkActive()
+        let plan = LMDBQueryPlanner.plan(try schema.resolve(query), layout: layout)
+        if isWritable {
+            var rows: [Record] = []
+            try select(plan) { rows.append($0.record()) }
+            let builder = PackedRowBuilder(plan.query.entity)
+            for r in rows { try body(builder.pack(r)) }
+        } else {
+            try select(plan) { try body($0.packedView()) }
         }
     }
 

@@ -95,6 +95,22 @@ final class LMDBTxn {
         return true
     }
 
+    /// Reserves `size` bytes for the value at `key` in a database that is not dupsort
+    /// (`MDB_RESERVE`) and returns them for the caller to fill at once, before any other
+    /// operation of the transaction: the record is encoded straight into its page, with no
+    /// buffer in between. Nil when `flags` hold `MDB_NOOVERWRITE` and the key exists.
+    func reserve(_ dbi: MDB_dbi, _ key: [UInt8], size: Int, flags: Int32 = 0) throws -> UnsafeMutableRawBufferPointer? {
+        let h = try live
+        var v = MDB_val(mv_size: size, mv_data: nil)
+        let rc = key.withUnsafeBytes { kb -> Int32 in
+            var k = MDB_val(mv_size: kb.count, mv_data: UnsafeMutableRawPointer(mutating: kb.baseAddress))
+            return mdb_put(h, dbi, &k, &v, UInt32(flags) | UInt32(MDB_RESERVE))
+        }
+        if rc == MDB_KEYEXIST { return nil }
+        try LMDBError.check(rc, "cannot write", key: KeyEncoding.describe(key))
+        return UnsafeMutableRawBufferPointer(start: v.mv_data, count: size)
+    }
+
     /// Deletes `key` (only the pair `key`/`value` of a dupsort database when `value` is given).
     /// Returns false when absent.
     @discardableResult

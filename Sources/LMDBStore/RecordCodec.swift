@@ -1,7 +1,16 @@
 import Foundation
 import StoreCore
 
-/// The compact binary record encoding of LMDBStore's primary databases.
+/// The record encodings of LMDBStore's primary databases.
+///
+/// **Format 3** (written since issue 18) is StoreCore's packed record (`PackedLayout`): a
+/// header, a null bitmap, fixed slots, an offset table and a checksum, so a read is a length
+/// check, a checksum and loads at known offsets. Every read checks the checksum: a damaged
+/// record is `corrupted`, never wrong data.
+///
+/// **Format 2** (written before) is read, never written: a store of format 2 opens, its
+/// records are read as they are and each record written again is written in format 3. Each
+/// record says its format in its first byte, so both live side by side in one database.
 ///
 /// ```
 /// record := format(1 byte = 2) schemaVersion(varint) count(varint) field* checksum(4 bytes)
@@ -15,14 +24,15 @@ import StoreCore
 ///         | 0x08 varint-length bytes     bytes
 /// ```
 ///
-/// Fields are in attribute order. Decoding checks the format, the schema version, the count
-/// and every tag against the entity, so a damaged value gives `corrupted`, never a crash.
-/// The checksum (`checksum(_:)` of every byte before it, little-endian) is checked by
-/// `verify()`, not on every read: a damaged byte inside a string or a number decodes, and
-/// only `verify()` tells. Format 1 was the same without the checksum.
+/// Format 2's fields are in attribute order. Its decoding checks the format, the schema
+/// version, the count and every tag against the entity; its checksum is checked by `verify()`.
+/// Format 1 (format 2 without the checksum) is refused when the store opens.
 /// Package-internal (`package`): the on-disk format is not API; tests reach it from inside the package.
 package enum RecordCodec {
-    package static let format: UInt8 = 2
+    /// The format new records are written in.
+    package static let format: UInt8 = PackedLayout.format
+    /// The earlier format, still read.
+    package static let legacyFormat: UInt8 = 2
     /// Bytes of the checksum at the end of a record.
     static let checksumSize = 4
 
@@ -30,10 +40,21 @@ package enum RecordCodec {
         case null = 0, int64, double, boolFalse, boolTrue, string, date, uuid, bytes
     }
 
-    /// Encodes a checked record's values.
-    package static func encode(_ values: [Value], schemaVersion: Int, into out: inout [UInt8]) {
+    /// Encodes a checked record's values in the current format into `out` (reused).
+    package static func encode(_ values: [Value], of entity: Entity, schemaVersion: Int, into out: inout [UInt8]) throws {
+        try PackedLayout.encode(values, of: entity, schemaVersion: schemaVersion, into: &out)
+    }
+
+    package static func encode(_ values: [Value], of entity: Entity, schemaVersion: Int) throws -> [UInt8] {
+        var out: [UInt8] = []
+        try encode(values, of: entity, schemaVersion: schemaVersion, into: &out)
+        return out
+    }
+
+    /// Encodes values in format 2 (for tests of the stores written before format 3).
+    package static func encodeLegacy(_ values: [Value], schemaVersion: Int, into out: inout [UInt8]) {
         out.removeAll(keepingCapacity: true)
-        out.append(format)
+        out.append(legacyFormat)
         appendVarint(UInt64(schemaVersion), to: &out)
         appendVarint(UInt64(values.count), to: &out)
         for v in values {
@@ -91,26 +112,27 @@ package enum RecordCodec {
         return UInt32(truncatingIfNeeded: h)
     }
 
-    /// Whether a stored record's checksum matches its bytes.
+    /// Whether a stored record's checksum matches its bytes (either format).
     static func checksumMatches(_ b: UnsafeRawBufferPointer) -> Bool {
         guard b.count > checksumSize else { return false }
         let body = UnsafeRawBufferPointer(rebasing: b[..<(b.count - checksumSize)])
-        return checksum(body) == UInt32(littleEndian: b.loadUnaligned(fromByteOffset: body.count, as: UInt32.self))
+        let stored = UInt32(littleEndian: b.loadUnaligned(fromByteOffset: body.count, as: UInt32.self))
+        return (b[0] == format ? PackedLayout.checksum(body) : checksum(body)) == stored
     }
 
-    package static func encode(_ values: [Value], schemaVersion: Int) -> [UInt8] {
+    package static func encodeLegacy(_ values: [Value], schemaVersion: Int) -> [UInt8] {
         var out: [UInt8] = []
-        encode(values, schemaVersion: schemaVersion, into: &out)
+        encodeLegacy(values, schemaVersion: schemaVersion, into: &out)
         return out
     }
 
-    /// Finds where each field starts (the offset of its tag), checking the whole layout:
+    /// Finds where each field of a format-2 record starts (the offset of its tag), checking the whole layout:
     /// format, schema version, field count, every tag against its attribute's type, every
     /// length within the record, no bytes between the fields and the checksum. `offsets` has one slot per attribute.
     package static func scan(_ stored: UnsafeRawBufferPointer, entity: Entity, schemaVersion: Int,
                             offsets: UnsafeMutableBufferPointer<Int>) throws {
         var i = 0
-        guard stored.count >= 3 + checksumSize, stored[0] == format else { throw damaged(entity, "unknown record format") }
+        guard stored.count >= 3 + checksumSize, stored[0] == legacyFormat else { throw damaged(entity, "unknown record format") }
         // Fields end where the checksum starts.
         let b = UnsafeRawBufferPointer(rebasing: stored[..<(stored.count - checksumSize)])
         i = 1
@@ -186,9 +208,10 @@ package enum RecordCodec {
         }
     }
 
-    /// Decodes a whole record.
+    /// Decodes a whole record of either format.
     package static func decode(_ b: UnsafeRawBufferPointer, entity: Entity, schemaVersion: Int) throws -> Record {
-        try withUnsafeTemporaryAllocation(of: Int.self, capacity: entity.attributes.count) { offsets in
+        if b.first == format { return Record(try PackedRow(validating: b, entity: entity, schemaVersion: schemaVersion)) }
+        return try withUnsafeTemporaryAllocation(of: Int.self, capacity: entity.attributes.count) { offsets in
             try scan(b, entity: entity, schemaVersion: schemaVersion, offsets: offsets)
             return Record(entity, values: offsets.map { value(b, at: $0) })
         }

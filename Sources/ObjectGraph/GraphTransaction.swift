@@ -25,6 +25,10 @@ struct GraphReadTransaction: ReadTransaction {
         try context.forEachRow(query, body)
     }
 
+    func forEachPacked(_ query: Query, _ body: (PackedRow) throws -> Void) throws {
+        try context.forEachPackedRow(query, body)
+    }
+
     func count(_ query: Query) throws -> Int { try context.count(query) }
 
     func related(_ entity: String, id: Value, via relationship: String) throws -> [Record] {
@@ -50,6 +54,7 @@ struct GraphWriteTransaction: WriteTransaction {
     func fetch(_ entity: String, id: Value) throws -> Record? { try read.fetch(entity, id: id) }
     func fetch(_ query: Query) throws -> [Record] { try read.fetch(query) }
     func forEach(_ query: Query, _ body: (any RowView) throws -> Void) throws { try read.forEach(query, body) }
+    func forEachPacked(_ query: Query, _ body: (PackedRow) throws -> Void) throws { try read.forEachPacked(query, body) }
     func count(_ query: Query) throws -> Int { try read.count(query) }
     func related(_ entity: String, id: Value, via relationship: String) throws -> [Record] {
         try read.related(entity, id: id, via: relationship)
@@ -150,6 +155,29 @@ extension ObjectContext {
             try tx.forEach(query) { row in
                 if !registry.isEmpty, let o = registry[ObjectID(row.entity, row.id)]?.object, let v = o.values {
                     try body(Record(o.entity, values: v))
+                } else {
+                    try body(row)
+                }
+            }
+        }
+    }
+
+    /// Internal: `forEachRow` as packed rows: the store's own packed rows, except where a
+    /// registered object's values replace them (packed into a reused buffer).
+    func forEachPackedRow(_ query: Query, _ body: (PackedRow) throws -> Void) throws {
+        var builder: PackedRowBuilder?
+        func pack(_ r: Record) -> PackedRow {
+            if builder == nil { builder = PackedRowBuilder(r.entity) }
+            return builder!.pack(r)
+        }
+        if mayHaveUnsavedWork {
+            for o in try fetch(query) { try body(pack(Record(o.entity, values: o.values!))) }
+            return
+        }
+        try withRead { tx in
+            try tx.forEachPacked(query) { row in
+                if !registry.isEmpty, let o = registry[ObjectID(row.entity, row.id)]?.object, let v = o.values {
+                    try body(pack(Record(o.entity, values: v)))
                 } else {
                     try body(row)
                 }

@@ -25,4 +25,14 @@ extension SQLiteConnection: SQLExecutor {
             while try s.step() { try body(row) }
         }
     }
+
+    /// Packs each row through the concrete `SQLiteRow` (one C call per column, no dispatch).
+    func packedRows(_ sql: SQLStatement, _ arguments: [Value], of entity: Entity, _ body: (PackedRow) throws -> Void) throws {
+        let s = try statement(sql)
+        let builder = PackedRowBuilder(entity)
+        try s.run(arguments) {
+            let row = SQLiteRow(entity: entity, statement: s.handle)
+            while try s.step() { try body(builder.pack(row)) }
+        }
+    }
 }

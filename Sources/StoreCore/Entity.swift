@@ -11,6 +11,8 @@ public final class Entity: Sendable {
     /// (built once here, so no row view builds its own per query).
     public let attributeTypes: [AttributeType]
     public let primaryKeyOrdinal: Int
+    /// Where each attribute lives in a packed record (`PackedRow`).
+    public let packed: PackedLayout
     public let indexes: [IndexDescription]
     public let relationships: [Relationship]
     private let ordinals: [String: Int]
@@ -21,6 +23,7 @@ public final class Entity: Sendable {
         self.index = index
         attributes = d.attributes
         attributeTypes = d.attributes.map(\.type)
+        packed = PackedLayout(attributeTypes)
         indexes = d.indexes
         relationships = d.relationships
         ordinals = Dictionary(d.attributes.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })

@@ -19,6 +19,16 @@ public protocol ReadTransaction {
     /// ```
     func forEach(_ query: Query, _ body: (any RowView) throws -> Void) throws
 
+    /// Streams the matching rows as `PackedRow`s: a concrete row type whose typed accessors are
+    /// loads at known offsets, inlined into `body` (no protocol call per field). Same rows,
+    /// order and borrowing rules as `forEach`. A backend that stores packed records hands out
+    /// views over them; the default packs each row of `forEach` into a reused buffer.
+    ///
+    /// ```swift
+    /// try tx.forEachPacked(Query("Row")) { row in total &+= row.int64(at: 1) ?? 0 }
+    /// ```
+    func forEachPacked(_ query: Query, _ body: (PackedRow) throws -> Void) throws
+
     /// How many records match (limit and offset apply).
     func count(_ query: Query) throws -> Int
 

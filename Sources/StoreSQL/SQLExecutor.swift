@@ -43,6 +43,11 @@ public protocol SQLExecutor: AnyObject {
     func rows(_ sql: SQLStatement, _ arguments: [Value], of entity: Entity,
               _ body: (any RowView) throws -> Void) throws
 
+    /// `rows` with each row packed (`ReadTransaction.forEachPacked`). The default packs the
+    /// views of `rows`; a driver with a concrete row type packs through it.
+    func packedRows(_ sql: SQLStatement, _ arguments: [Value], of entity: Entity,
+                    _ body: (PackedRow) throws -> Void) throws
+
     /// Runs `body` inside a savepoint: on a throw everything it did is undone and the error
     /// rethrown (the first error wins over a failing rollback).
     func atomically<T>(_ body: () throws -> T) throws -> T
@@ -50,6 +55,12 @@ public protocol SQLExecutor: AnyObject {
 
 extension SQLExecutor {
     public func run(_ sql: SQLStatement, _ arguments: [Value]) throws { try execute(sql, arguments) }
+
+    public func packedRows(_ sql: SQLStatement, _ arguments: [Value], of entity: Entity,
+                           _ body: (PackedRow) throws -> Void) throws {
+        let builder = PackedRowBuilder(entity)
+        try rows(sql, arguments, of: entity) { try body(builder.pack($0)) }
+    }
 }
 
 /// The text of one SQL statement and, for the fixed statements of a schema, a dense slot

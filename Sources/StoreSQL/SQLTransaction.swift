@@ -103,6 +103,14 @@ public final class SQLTransaction: WriteTransaction {
         try db.rows(SQLStatement(sql), c.bindings, of: rq.entity, body)
     }
 
+    public func forEachPacked(_ query: Query, _ body: (PackedRow) throws -> Void) throws {
+        try checkActive()
+        let rq = try schema.resolve(query)
+        var c = SQLQueryCompiler(mapping: mapping)
+        let sql = c.select(rq)
+        try db.packedRows(SQLStatement(sql), c.bindings, of: rq.entity, body)
+    }
+
     public func count(_ query: Query) throws -> Int {
         try checkActive()
         let rq = try schema.resolve(query)

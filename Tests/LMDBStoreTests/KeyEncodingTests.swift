@@ -88,29 +88,38 @@ struct KeyEncodingTests {
         }
     }
 
-    @Test("records of every type round-trip; damaged bytes give `corrupted`, never a crash")
-    func records() throws {
+    @Test("records of every type round-trip in both formats; damaged bytes give `corrupted`, never a crash; format 3 never gives wrong data", arguments: [false, true])
+    func records(legacy: Bool) throws {
         let schema = SocialSchema.make()
         let user = schema["User"]!
         var rng = SplitMix64(seed: 99)
+        var refused = 0
         for _ in 0..<300 {
             let values = user.attributes.map { a in
                 a.isOptional && rng.next() % 3 == 0 ? Value.null : Self.randomValue(a.type, &rng)
             }
-            let bytes = RecordCodec.encode(values, schemaVersion: schema.version)
+            let bytes = legacy ? RecordCodec.encodeLegacy(values, schemaVersion: schema.version)
+                : try RecordCodec.encode(values, of: user, schemaVersion: schema.version)
+            #expect(bytes[0] == (legacy ? 2 : 3))
             let back = try bytes.withUnsafeBytes { try RecordCodec.decode($0, entity: user, schemaVersion: schema.version) }
             #expect(zip(back.values, values).allSatisfy { Value.compare($0, $1) == .orderedSame || $0 == $1 })
-            // Flip, cut or extend: either it still decodes to something, or it is `corrupted`.
+            // Flip, cut or extend: either it still decodes to something (format 2 only), or it is `corrupted`.
             var damaged = bytes
             switch rng.next() % 3 {
             case 0: damaged[Int(rng.next() % UInt64(damaged.count))] ^= UInt8(truncatingIfNeeded: rng.next() | 1)
             case 1: damaged.removeLast(Int(rng.next() % UInt64(damaged.count)) + 1)
             default: damaged.append(0)
             }
-            do { _ = try damaged.withUnsafeBytes { try RecordCodec.decode($0, entity: user, schemaVersion: schema.version) } }
-            catch let e as StoreError { #expect(e.category == .corrupted) }
+            do {
+                _ = try damaged.withUnsafeBytes { try RecordCodec.decode($0, entity: user, schemaVersion: schema.version) }
+            } catch let e as StoreError {
+                #expect(e.category == .corrupted)
+                refused += 1
+            }
         }
-        let other = RecordCodec.encode(user.attributes.map { _ in .null }, schemaVersion: 2)
+        if !legacy { #expect(refused == 300, "format 3 checks its checksum on every read: every damaged record is refused") }
+        let other = legacy ? RecordCodec.encodeLegacy(user.attributes.map { _ in .null }, schemaVersion: 2)
+            : try RecordCodec.encode(user.attributes.map { _ in .null }, of: user, schemaVersion: 2)
         #expect(throws: StoreError.self) { try other.withUnsafeBytes { try RecordCodec.decode($0, entity: user, schemaVersion: 1) } }
     }
 }

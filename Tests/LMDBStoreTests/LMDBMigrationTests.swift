@@ -58,8 +58,8 @@ struct LMDBMigrationTests {
         #expect(try Self.rawRecords(dir.url, "Post") == posts, "Post's records were rewritten for a new index")
         #expect(try Self.rawRecords(dir.url, "Label") == tags, "Tag's records were rewritten for a rename")
         let users = try Self.rawRecords(dir.url, "User")
-        #expect(users.count == 5 && users.allSatisfy { $0[1] == 2 }, "User's records carry version 2 after gaining an attribute")
-        #expect(posts.allSatisfy { $0[1] == 1 })
+        #expect(users.count == 5 && users.allSatisfy { $0[4] == 2 }, "User's records carry version 2 (bytes 4–7 of a packed record) after gaining an attribute")
+        #expect(posts.allSatisfy { $0[4] == 1 })
         // Reopened without a plan, the kept records (stamped 1) and the rewritten ones (2) both read.
         let again = try LMDBStore(directory: dir.url, schema: v2)
         #expect(try again.read { try $0.count(Query("Post")) + $0.count(Query("Label")) + $0.count(Query("User")) } == 15)

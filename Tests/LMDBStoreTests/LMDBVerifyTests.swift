@@ -43,7 +43,7 @@ struct LMDBVerifyTests {
         #expect(try store.verify().isClean)
     }
 
-    @Test("one changed byte inside a value reads back silently; verify finds it by the record's checksum")
+    @Test("one changed byte inside a value is refused on read (the record's checksum), and verify finds it")
     func changedValueByte() throws {
         let (dir, s) = try soundStore("verify-byte")
         var file = [UInt8](try Data(contentsOf: dir.dataFile))
@@ -52,8 +52,8 @@ struct LMDBVerifyTests {
         file[at + 10] ^= 0x01
         try Data(file).write(to: dir.dataFile)
         let store = try LMDBStore(directory: dir.url, schema: s)
-        let read = try store.read { try $0.fetch("Blob", id: 0x5EED) }
-        #expect(read?["payload"] != .bytes(needle), "the engine does not notice the change")
+        #expect { try store.read { try $0.fetch("Blob", id: 0x5EED) } } throws: { ($0 as? StoreError)?.category == .corrupted }
+        #expect(try store.read { try $0.fetch("Blob", id: 1) } != nil, "other records still read")
         let report = try store.verify()
         try store.close()
         #expect(report.problems.contains { $0.detail.contains("does not match its checksum") }, "\(report)")

@@ -93,6 +93,8 @@ enum Fault: String, CaseIterable, Sendable {
 
     // MARK: Values and keys
 
+    /// Packed rows (`forEachPacked`) ignore the null bitmap: a null number reads as 0.
+    case packedNullsReadAsZero
     /// Strings and bytes over 64 KiB are cut to 64 KiB (a 16-bit length somewhere).
     case largeValuesTruncated
     /// A value of exactly `Limits.maxValueBytes` is refused (`<` for `<=`).
@@ -252,6 +254,7 @@ extension Fault {
         case .updateWhereIgnoresNil: "batch.updateWhereSetsNilAndLeavesTheRest"
         case .requiredNilChangeSkipped: "errors.requiredNilOnEveryWritePath"
         case .failedBatchOperationPoisonsTransaction: "transactions.caughtErrorsOfEveryKindKeepTheTransactionUsable"
+        case .packedNullsReadAsZero: "crud.forEachPackedStreamsTheSameRows"
         case .largeValuesTruncated, .valueLimitOffByOne: "crud.valuesUpToTheSizeLimitRoundTrip"
         case .keyLimitOffByOne, .longStringKeysTruncated: "schema.stringKeysAtTheirByteBound"
         case .stringsNormalizedToNFC: "schema.stringsKeepTheirExactScalars"

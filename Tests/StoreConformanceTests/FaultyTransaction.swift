@@ -199,6 +199,20 @@ final class FaultyTransaction: WriteTransaction {
         try onReader { try $0.forEach(bend(query), body) }
     }
 
+    func forEachPacked(_ query: Query, _ body: (PackedRow) throws -> Void) throws {
+        var builder: PackedRowBuilder?
+        try forEach(query) { row in
+            if builder == nil { builder = PackedRowBuilder(row.entity) }
+            var r = Record(row)
+            if fault == .packedNullsReadAsZero {
+                for (i, t) in r.entity.attributeTypes.enumerated() where r.values[i] == .null {
+                    if t == .int64 { r.values[i] = .int64(0) } else if t == .double { r.values[i] = .double(0) }
+                }
+            }
+            try body(builder!.pack(r))
+        }
+    }
+
     func count(_ query: Query) throws -> Int {
         if fault?.bendsQueryEvaluation == true || readsDirty { return try fetch(query).count }
         return try onReader { try $0.count(bend(query)) } + (fault == .wrongCount ? 1 : 0)

@@ -73,7 +73,20 @@ struct CellProcess {
         guard let total = Self.callgrindTotal(callgrindOut) else {
             return .failed(reason: "callgrind wrote no instruction total to \(callgrindOut.path)", tail: tail)
         }
+        Self.keepCallgrindOutput(callgrindOut, spec)
         return .finished(outcome, instructions: total)
+    }
+
+    /// With `STOREBENCH_CALLGRIND_DIR` set, keeps each cell's callgrind output there as
+    /// `<target>.<workload>.<scale>.callgrind` (for `callgrind_annotate`: which functions the
+    /// instructions of the measured region went to).
+    static func keepCallgrindOutput(_ file: URL, _ spec: CellSpec) {
+        guard let dir = ProcessInfo.processInfo.environment["STOREBENCH_CALLGRIND_DIR"], !dir.isEmpty else { return }
+        let name = "\(spec.target.description).\(spec.workload).\(spec.scale).callgrind".replacingOccurrences(of: "/", with: "_")
+        let to = URL(fileURLWithPath: dir).appendingPathComponent(name)
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try? FileManager.default.removeItem(at: to)
+        try? FileManager.default.copyItem(at: file, to: to)
     }
 
     /// The `totals:` (or `summary:`) line of a callgrind output file: instructions counted.

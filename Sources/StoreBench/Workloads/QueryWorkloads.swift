@@ -124,7 +124,7 @@ enum QueryWorkloads {
     }
 
     static var fullScan: Workload {
-        .define("query.full-scan", .query, "Read every post, every field, in one read transaction (forEach); one operation per post",
+        .define("query.full-scan", .query, "Read every post, every field, in one read transaction (forEachPacked); one operation per post",
                 setup: { ctx in ctx.spec.operations.scans },
                 body: { repo, scans, timer in
                     var sink = 0
@@ -132,7 +132,7 @@ enum QueryWorkloads {
                         let start = MonotonicClock.now()
                         var rows = 0
                         try repo.read { tx in
-                            try tx.forEach(Query("Post")) { row in
+                            try tx.forEachPacked(Query("Post")) { row in
                                 sink &+= Touch.row(row)
                                 rows += 1
                             }

@@ -116,6 +116,40 @@ enum CRUDCases {
             try ctx.read { tx in try tx.forEach(q) { titles.append($0.string(at: o) ?? "?") } }
             try ctx.expectEqual(titles, fetched.map { $0.string(at: o) ?? "?" }, "titles read through the borrowed row")
         },
+        ConformanceCase("crud", "forEachPackedStreamsTheSameRows") { ctx in
+            // Packed rows (the typed read path) give every entity's records as fetch does,
+            // nulls, UUIDs and bytes included, in a read and inside a write.
+            try ctx.seed()
+            try ctx.write { tx in
+                try tx.update("User", id: 1, set: ["avatar": .bytes([0, 1, 0xFF]), "externalID": .uuid(UUID(uuidString: "12345678-9ABC-DEF0-1234-56789ABCDEF0")!)])
+            }
+            for e in ctx.schema.entities {
+                let q = Query(e.name, sort: [.asc(KeyPathExpression(e.primaryKey.name))])
+                let fetched = try ctx.read { try $0.fetch(q) }
+                var packed: [Record] = [], typed: [Value] = []
+                try ctx.read { tx in
+                    try tx.forEachPacked(q) { row in
+                        packed.append(Record(row))
+                        for (i, t) in e.attributeTypes.enumerated() {
+                            switch t {
+                            case .int64: typed.append(row.int64(at: i).map(Value.int64) ?? .null)
+                            case .double: typed.append(row.double(at: i).map(Value.double) ?? .null)
+                            case .bool: typed.append(row.bool(at: i).map(Value.bool) ?? .null)
+                            case .string: typed.append(row.string(at: i).map(Value.string) ?? .null)
+                            case .date: typed.append(row.date(at: i).map(Value.date) ?? .null)
+                            case .uuid: typed.append(row.uuid(at: i).map(Value.uuid) ?? .null)
+                            case .bytes: typed.append(row.bytes(at: i).map(Value.bytes) ?? .null)
+                            }
+                        }
+                    }
+                }
+                try ctx.expectEqual(packed, fetched, "\(e.name): rows streamed by forEachPacked vs fetched")
+                try ctx.expectEqual(typed, fetched.flatMap(\.values), "\(e.name): values read through the packed row's typed accessors")
+                var inWrite: [Record] = []
+                try ctx.write { tx in try tx.forEachPacked(q) { inWrite.append(Record($0)) } }
+                try ctx.expectEqual(inWrite, fetched, "\(e.name): forEachPacked inside a write")
+            }
+        },
         ConformanceCase("crud", "valuesUpToTheSizeLimitRoundTrip") { ctx in
             // Strings and bytes of every size up to Limits.maxValueBytes come back whole: around
             // 64 KiB, at 1 MiB and at the limit; one byte more is invalidValue on every write path.

@@ -1,0 +1,164 @@
+import Foundation
+
+/// A borrowed row over a packed record (see `PackedLayout`): every typed accessor is a load at
+/// a known offset, inlined into the caller, with no protocol dispatch per field.
+///
+/// Handed out by `ReadTransaction.forEachPacked`; valid only during the call that received it
+/// (it points into the engine's or the transaction's memory). Copy with `Record(row)`.
+///
+/// ```swift
+/// try tx.forEachPacked(Query("Row")) { row in total &+= row.int64(at: 3) ?? 0 }
+/// ```
+///
+/// Three words (an entity and a buffer), so it also fits an `any RowView` without boxing.
+/// The entity is held unretained: whoever hands out the row keeps it alive (the schema of the
+/// transaction), and a scan that makes one row per record pays no reference counting for it.
+@frozen
+public struct PackedRow: RowView {
+    @usableFromInline let owner: Unmanaged<Entity>
+    /// Where the record's bytes start (never nil, so reads need no nil check) and how many.
+    @usableFromInline let base: UnsafeRawPointer
+    @usableFromInline let count: Int
+
+    public var entity: Entity { owner.takeUnretainedValue() }
+
+    /// The record's bytes, checked (`init(validating:entity:schemaVersion:)`).
+    public var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+
+    /// A view over bytes already checked against `entity`'s layout (package-internal: a
+    /// backend that has validated them, or the encoder that wrote them). Empty bytes make a
+    /// placeholder that must not be read.
+    @inlinable
+    package init(unchecked bytes: UnsafeRawBufferPointer, entity: Entity) {
+        owner = Unmanaged.passUnretained(entity)
+        base = bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 8)!
+        count = bytes.count
+    }
+
+    /// The place of the attribute at `ordinal`, read without retaining the entity.
+    @inlinable @inline(__always)
+    func slot(_ ordinal: Int) -> PackedLayout.Slot {
+        owner._withUnsafeGuaranteedRef { $0.packed.slots[ordinal] }
+    }
+
+    @inlinable @inline(__always)
+    var variableStart: Int { owner._withUnsafeGuaranteedRef { $0.packed.variableStart } }
+
+    /// Checks a stored record against `entity`'s layout and returns a view over it. Throws
+    /// `corrupted` for another format, attribute count or schema version, a length or offset
+    /// the layout does not allow, or a checksum that does not match.
+    @inlinable @inline(__always)
+    public init(validating b: UnsafeRawBufferPointer, entity: Entity, schemaVersion: Int) throws {
+        guard entity.packed.isSound(b, schemaVersion: schemaVersion), let start = b.baseAddress else {
+            throw Self.diagnose(b, entity, schemaVersion)
+        }
+        owner = Unmanaged.passUnretained(entity)
+        base = start
+        count = b.count
+    }
+
+    /// What is wrong with a record `isSound` refused (the slow path, for the message).
+    @usableFromInline @inline(never)
+    static func diagnose(_ b: UnsafeRawBufferPointer, _ entity: Entity, _ schemaVersion: Int) -> StoreError {
+        let layout = entity.packed
+        guard b.count >= layout.minimumSize else { return damaged(entity, "record too short") }
+        guard b[0] == PackedLayout.format, b[1] == 0 else { return damaged(entity, "unknown record format \(b[0])") }
+        guard Int(UInt16(littleEndian: b.loadUnaligned(fromByteOffset: 2, as: UInt16.self))) == layout.attributeCount else {
+            return damaged(entity, "the record has another number of fields than the entity")
+        }
+        guard UInt32(littleEndian: b.loadUnaligned(fromByteOffset: 4, as: UInt32.self)) == UInt32(truncatingIfNeeded: schemaVersion) else {
+            return damaged(entity, "the record was not written with schema version \(schemaVersion)")
+        }
+        guard layout.offsetsAreSound(b) else { return damaged(entity, "a field's offsets do not match the record's length") }
+        return damaged(entity, "checksum mismatch")
+    }
+
+    static func damaged(_ e: Entity, _ what: String) -> StoreError {
+        StoreError(.corrupted, "a stored \(e.name) record is damaged: \(what)")
+    }
+
+    // MARK: Reading
+
+    /// Whether the attribute at `ordinal` is null.
+    @inlinable @inline(__always)
+    public func isNull(at ordinal: Int) -> Bool {
+        let byte = base.load(fromByteOffset: PackedLayout.headerSize &+ (ordinal >> 3), as: UInt8.self)
+        return (byte >> UInt8(truncatingIfNeeded: ordinal & 7)) & 1 != 0
+    }
+
+    /// The 8 bytes of a fixed slot of `kind`, or `nil` when null or of another kind.
+    @inlinable @inline(__always)
+    func word(_ ordinal: Int, _ kind: UInt8) -> UInt64? {
+        let s = slot(ordinal)
+        guard s.kind == kind, !isNull(at: ordinal) else { return nil }
+        return UInt64(littleEndian: base.loadUnaligned(fromByteOffset: Int(s.offset), as: UInt64.self))
+    }
+
+    /// The bytes of a variable attribute of `kind`, or `nil` when null or of another kind.
+    @inlinable @inline(__always)
+    func variable(_ ordinal: Int, _ kind: UInt8) -> UnsafeRawBufferPointer? {
+        let s = slot(ordinal)
+        guard s.kind == kind, !isNull(at: ordinal) else { return nil }
+        let end = Int(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: Int(s.offset), as: UInt32.self)))
+        let start = s.startEntry < 0 ? variableStart
+            : Int(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: Int(s.startEntry), as: UInt32.self)))
+        return UnsafeRawBufferPointer(start: base + start, count: end &- start)
+    }
+
+    @inlinable
+    public func int64(at ordinal: Int) -> Int64? { word(ordinal, PackedLayout.int64Kind).map { Int64(bitPattern: $0) } }
+
+    /// A double, or an integer attribute's value as a double.
+    @inlinable
+    public func double(at ordinal: Int) -> Double? {
+        if let w = word(ordinal, PackedLayout.doubleKind) { return Double(bitPattern: w) }
+        return int64(at: ordinal).map(Double.init)
+    }
+
+    @inlinable
+    public func bool(at ordinal: Int) -> Bool? {
+        let s = slot(ordinal)
+        guard s.kind == PackedLayout.boolKind, !isNull(at: ordinal) else { return nil }
+        return base.load(fromByteOffset: Int(s.offset), as: UInt8.self) != 0
+    }
+
+    @inlinable
+    public func date(at ordinal: Int) -> Date? {
+        word(ordinal, PackedLayout.dateKind).map { Date(timeIntervalSince1970: Double(bitPattern: $0)) }
+    }
+
+    @inlinable
+    public func uuid(at ordinal: Int) -> UUID? {
+        let s = slot(ordinal)
+        guard s.kind == PackedLayout.uuidKind, !isNull(at: ordinal) else { return nil }
+        var u = UUID().uuid
+        withUnsafeMutableBytes(of: &u) { $0.copyMemory(from: UnsafeRawBufferPointer(start: base + Int(s.offset), count: 16)) }
+        return UUID(uuid: u)
+    }
+
+    @inlinable
+    public func string(at ordinal: Int) -> String? {
+        variable(ordinal, PackedLayout.stringKind).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The UTF-8 bytes of a string attribute, borrowed (no `String` is made).
+    @inlinable
+    public func utf8(at ordinal: Int) -> UnsafeRawBufferPointer? { variable(ordinal, PackedLayout.stringKind) }
+
+    @inlinable
+    public func bytes(at ordinal: Int) -> [UInt8]? { variable(ordinal, PackedLayout.bytesKind).map { Array($0) } }
+
+    @inlinable
+    public subscript(_ ordinal: Int) -> Value {
+        if isNull(at: ordinal) { return .null }
+        switch slot(ordinal).kind {
+        case PackedLayout.int64Kind: return int64(at: ordinal).map(Value.int64) ?? .null
+        case PackedLayout.doubleKind: return double(at: ordinal).map(Value.double) ?? .null
+        case PackedLayout.boolKind: return bool(at: ordinal).map(Value.bool) ?? .null
+        case PackedLayout.stringKind: return string(at: ordinal).map(Value.string) ?? .null
+        case PackedLayout.dateKind: return date(at: ordinal).map(Value.date) ?? .null
+        case PackedLayout.uuidKind: return uuid(at: ordinal).map(Value.uuid) ?? .null
+        default: return bytes(at: ordinal).map(Value.bytes) ?? .null
+        }
+    }
+}

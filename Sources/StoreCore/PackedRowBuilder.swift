@@ -1,0 +1,91 @@
+import Foundation
+
+/// Packs rows of any `RowView` into one reused buffer and hands out `PackedRow`s over it:
+/// how a backend that does not store packed records serves `ReadTransaction.forEachPacked`.
+///
+/// `pack(_:)` is generic and inlinable: called with a backend's concrete row type it reads
+/// every field through that type's own accessors, with no protocol dispatch per field.
+///
+/// ```swift
+/// let builder = PackedRowBuilder(entity)
+/// while try statement.step() { try body(builder.pack(row)) }
+/// ```
+///
+/// A packed view is valid until the next `pack`. It carries no checksum (it never leaves
+/// memory). Not thread-safe: one builder per scan.
+public final class PackedRowBuilder {
+    public let entity: Entity
+    // Read and grown on every row: unchecked exclusivity keeps the runtime's access tracking
+    // off the scan (a builder is used by one thread).
+    @exclusivity(unchecked) @usableFromInline var buffer: UnsafeMutableRawBufferPointer
+
+    public init(_ entity: Entity) {
+        self.entity = entity
+        buffer = .allocate(byteCount: max(64, entity.packed.minimumSize * 2), alignment: 8)
+    }
+
+    deinit { buffer.deallocate() }
+
+    /// Makes room for `size` bytes, keeping the first `keep`; returns where the buffer starts.
+    @usableFromInline
+    func reserve(_ size: Int, keeping keep: Int) -> UnsafeMutableRawPointer {
+        if size > buffer.count {
+            let bigger = UnsafeMutableRawBufferPointer.allocate(byteCount: max(size, 2 * buffer.count), alignment: 8)
+            bigger.copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[..<keep]))
+            buffer.deallocate()
+            buffer = bigger
+        }
+        return buffer.baseAddress!
+    }
+
+    /// Packs every field of `row` (whose entity must be the builder's) and returns a view.
+    @inlinable
+    public func pack(_ row: some RowView) -> PackedRow {
+        let layout = entity.packed
+        let fixedEnd = layout.variableStart
+        var p = buffer.count >= layout.minimumSize ? buffer.baseAddress! : reserve(layout.minimumSize, keeping: 0)
+        p.storeBytes(of: PackedLayout.header(format: PackedLayout.format, count: layout.slots.count, schemaVersion: 0).littleEndian, as: UInt64.self)
+        (p + PackedLayout.headerSize).initializeMemory(as: UInt8.self, repeating: 0, count: fixedEnd &- PackedLayout.headerSize)
+        var next = fixedEnd
+        for i in 0..<layout.slots.count {
+            let s = layout.slots[i]
+            let at = Int(s.offset)
+            var word: UInt64?
+            switch s.kind {
+            case PackedLayout.int64Kind: word = row.int64(at: i).map { UInt64(bitPattern: $0) }
+            case PackedLayout.doubleKind: word = row.double(at: i).map(\.bitPattern)
+            case PackedLayout.dateKind: word = row.date(at: i).map(\.timeIntervalSince1970.bitPattern)
+            case PackedLayout.boolKind:
+                if let b = row.bool(at: i) { p.storeBytes(of: b ? 1 : 0, toByteOffset: at, as: UInt8.self); continue }
+            case PackedLayout.uuidKind:
+                if let u = row.uuid(at: i) {
+                    withUnsafeBytes(of: u.uuid) { (p + at).copyMemory(from: $0.baseAddress!, byteCount: 16) }
+                    continue
+                }
+            default:
+                var present = false
+                func append(_ b: UnsafeRawBufferPointer) {
+                    p = reserve(next &+ b.count &+ PackedLayout.checksumSize, keeping: next)
+                    if b.count > 0 { (p + next).copyMemory(from: b.baseAddress!, byteCount: b.count) }
+                    next &+= b.count
+                    present = true
+                }
+                if s.kind == PackedLayout.stringKind, var str = row.string(at: i) {
+                    str.withUTF8 { append(UnsafeRawBufferPointer($0)) }
+                } else if s.kind == PackedLayout.bytesKind, let b = row.bytes(at: i) {
+                    b.withUnsafeBytes { append($0) }
+                }
+                p.storeBytes(of: UInt32(truncatingIfNeeded: next).littleEndian, toByteOffset: at, as: UInt32.self)
+                if present { continue }
+            }
+            if let word {
+                p.storeBytes(of: word.littleEndian, toByteOffset: at, as: UInt64.self)
+            } else {
+                let byte = PackedLayout.headerSize &+ i >> 3
+                p.storeBytes(of: p.load(fromByteOffset: byte, as: UInt8.self) | 1 << UInt8(i & 7), toByteOffset: byte, as: UInt8.self)
+            }
+        }
+        p = reserve(next &+ PackedLayout.checksumSize, keeping: next)
+        return PackedRow(unchecked: UnsafeRawBufferPointer(start: p, count: next &+ PackedLayout.checksumSize), entity: entity)
+    }
+}
