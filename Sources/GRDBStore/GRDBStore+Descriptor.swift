@@ -12,6 +12,12 @@ extension GRDBStore {
             try VerificationReport.ofStore(file: directory.appendingPathComponent(fileName)) {
                 try GRDBStore(directory: directory, schema: schema, options: options)
             }
+        },
+        compact: { schema, directory, options in
+            let store = try GRDBStore(directory: directory, schema: schema, options: options)
+            defer { try? store.close() }
+            try store.vacuum()
+            try store.close()
         }
     ) { schema, directory, options in
         try GRDBStore(directory: directory, schema: schema, options: options)

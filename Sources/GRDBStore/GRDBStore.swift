@@ -28,10 +28,10 @@ public final class GRDBStore: Repository, @unchecked Sendable {
     /// (`StoreLocating`).
     public let migrationGeneration: Int
     public let options: StoreOptions
-    public let capabilities: Capabilities = [.persistence, .snapshotReads, .concurrentReaders, .schemaVersioning, .migrations, .integrityCheck]
+    public let capabilities: Capabilities = [.persistence, .snapshotReads, .concurrentReaders, .schemaVersioning, .migrations, .integrityCheck, .compaction]
 
     let mapping: SQLSchemaMapping
-    private let pool: DatabasePool
+    let pool: DatabasePool
     private let lock = NSLock()
     private var isClosed = false                 // guarded by lock
     private var activeThreads: [pthread_t] = []  // guarded by lock: threads inside a transaction
@@ -148,4 +148,17 @@ public final class GRDBStore: Repository, @unchecked Sendable {
 extension GRDBStore: StoreLocating {
     /// The database file (`StoreMigrations` keys migrations by it).
     public var storeLocation: String { path }
+}
+
+extension GRDBStore {
+    /// `VACUUM` and a truncating checkpoint, as GRDB runs statements outside a transaction
+    /// (`writeWithoutTransaction`). Used by the descriptor's `compact` on a store it opened.
+    func vacuum() throws {
+        try GRDBErrors.mapped {
+            try pool.writeWithoutTransaction { db in
+                try db.execute(sql: "VACUUM")
+                try db.checkpoint(.truncate)
+            }
+        }
+    }
 }

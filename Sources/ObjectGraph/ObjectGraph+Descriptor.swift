@@ -12,7 +12,8 @@ extension ObjectGraph {
             name: "objectgraph+\(store.name)",
             summary: "Object graph (identity map, faults, change tracking) persisting through \(store.name)",
             engine: store.engine,
-            verify: store.verify   // the graph's data is its store's
+            verify: store.verify,   // the graph's data is its store's
+            compact: store.compact
         ) { schema, directory, options in
             ObjectGraph(store: try store.open(schema, directory, options))
         }

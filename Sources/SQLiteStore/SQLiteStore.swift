@@ -27,7 +27,7 @@ public final class SQLiteStore: Repository, @unchecked Sendable {
     /// (`StoreLocating`).
     public let migrationGeneration: Int
     public let options: StoreOptions
-    public let capabilities: Capabilities = [.persistence, .snapshotReads, .concurrentReaders, .schemaVersioning, .migrations, .integrityCheck]
+    public let capabilities: Capabilities = [.persistence, .snapshotReads, .concurrentReaders, .schemaVersioning, .migrations, .integrityCheck, .compaction]
 
     let mapping: SQLSchemaMapping
     private let writeLock = NSLock()
@@ -195,13 +195,35 @@ extension SQLiteStore {
             try VerificationReport.ofStore(file: directory.appendingPathComponent(fileName)) {
                 try SQLiteStore(directory: directory, schema: schema, options: options)
             }
-        }
+        },
+        compact: { schema, directory, options in try SQLiteStore.compact(directory: directory, schema: schema, options: options) }
     ) { schema, directory, options in
         try SQLiteStore(directory: directory, schema: schema, options: options)
     }
 
     /// The version of the SQLite library in use.
     public static var libraryVersion: String { String(cString: sqlite3_libversion()) }
+}
+
+extension SQLiteStore {
+    /// Compacts a closed store: `VACUUM` (SQLite rebuilds the file without free pages), then a
+    /// truncating checkpoint so the rebuilt pages move from the WAL into the file and the WAL
+    /// shrinks to nothing. SQLite makes the rebuild atomic. Needs free disk space for a
+    /// second copy of the data while it runs.
+    public static func compact(directory: URL, schema: Schema, options: StoreOptions = StoreOptions()) throws {
+        let store = try SQLiteStore(directory: directory, schema: schema, options: options)
+        defer { try? store.close() }
+        try store.vacuum()
+        try store.close()
+    }
+
+    private func vacuum() throws {
+        try writeLock.withLock {
+            guard let db = writer else { throw StoreError(.closed, "the store is closed") }
+            try db.exec("VACUUM")
+            try db.exec("PRAGMA wal_checkpoint(TRUNCATE)")
+        }
+    }
 }
 
 extension SQLiteStore: StoreLocating {

@@ -21,12 +21,16 @@ public struct Capabilities: OptionSet, Sendable, Hashable {
     /// the logical checks every backend gets.
     public static let integrityCheck = Capabilities(rawValue: 1 << 6)
 
+    /// A closed store can be rewritten without the space of deleted and rewritten records
+    /// (`BackendDescriptor.compact`: SQLite's `VACUUM`, LMDB's compacting copy).
+    public static let compaction = Capabilities(rawValue: 1 << 7)
+
     /// Every capability with its name, for reports.
     public static let named: [(Capabilities, String)] = [
         (.persistence, "persistence"), (.snapshotReads, "snapshotReads"),
         (.concurrentReaders, "concurrentReaders"), (.schemaVersioning, "schemaVersioning"),
         (.observation, "observation"), (.migrations, "migrations"),
-        (.integrityCheck, "integrityCheck"),
+        (.integrityCheck, "integrityCheck"), (.compaction, "compaction"),
     ]
 
     /// The names of the capabilities in this set.

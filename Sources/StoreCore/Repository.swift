@@ -74,13 +74,25 @@ public struct BackendDescriptor: Sendable {
     /// nothing in a directory that already holds a store; a backend whose engine may crash
     /// on a damaged file supplies one that checks the file before opening it.
     public var verify: @Sendable (Schema, URL, StoreOptions) throws -> VerificationReport
+    /// Rewrites a *closed* store in a directory into the smallest files that hold its data,
+    /// giving back the space of deleted and rewritten records; `nil` when the engine has no
+    /// such operation (its stores then lack `Capabilities.compaction`). Throws `busy` when
+    /// the store is open in this process. A crash during compaction leaves the store as it
+    /// was before or as it is after, never in between.
+    ///
+    /// ```swift
+    /// try LMDBStore.descriptor.compact?(schema, directory, StoreOptions())
+    /// ```
+    public var compact: (@Sendable (Schema, URL, StoreOptions) throws -> Void)?
 
     public init(name: String, summary: String, engine: String? = nil,
                 verify: (@Sendable (Schema, URL, StoreOptions) throws -> VerificationReport)? = nil,
+                compact: (@Sendable (Schema, URL, StoreOptions) throws -> Void)? = nil,
                 open: @escaping @Sendable (Schema, URL, StoreOptions) throws -> any Repository) {
         self.name = name
         self.summary = summary
         self.engine = engine ?? name
+        self.compact = compact
         self.open = open
         self.verify = verify ?? { schema, directory, options in
             try VerificationReport.ofStore { try open(schema, directory, options) }

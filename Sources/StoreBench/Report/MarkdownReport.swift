@@ -26,7 +26,7 @@ public struct MarkdownReport {
         if results.interrupted == true {
             md += "> **Interrupted**\(results.interruptedBy.map { " (\($0))" } ?? "") after \(results.cells.count) of \(results.plannedCells ?? results.cells.count) cells: the tables hold only what ran.\n\n"
         }
-        let parts: [String] = [setup(), summary(), advice(), charts(), concurrency(), ycsb(), workloadTables(), memoryTables(), failures(), featureMatrix(), method()]
+        let parts: [String] = [setup(), summary(), advice(), charts(), concurrency(), ycsb(), lifecycle(), workloadTables(), memoryTables(), failures(), featureMatrix(), method()]
         return md + parts.joined()
     }
 

@@ -79,6 +79,7 @@ public struct CellExecutor {
                     let durability = spec.durability
                     ctx.reopen = { schema, plan in try d.open(schema, store, StoreOptions(durability: durability, migrations: plan)) }
                     ctx.openStore = { schema, directory in try d.open(schema, directory, StoreOptions(durability: durability)) }
+                    ctx.compact = d.compact.map { compact in { try compact(BenchSchema.schema, store, StoreOptions(durability: durability)) } }
                 }
                 let prepared = try workload.prepare(ctx)
                 let timer = OperationTimer(minimumSpan: spec.minimumSpan, budget: ctx.isWarmUp ? Self.warmUpBudget : nil)
@@ -139,15 +140,7 @@ public struct CellExecutor {
 
     /// Bytes allocated on disk under `directory` (sparse files count what they use).
     public static func allocatedBytes(_ directory: URL) -> UInt64? {
-        guard let e = FileManager.default.enumerator(atPath: directory.path) else { return nil }
-        var total: UInt64 = 0
-        while let name = e.nextObject() as? String {
-            var st = stat()
-            if lstat(directory.appendingPathComponent(name).path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG {
-                total += UInt64(st.st_blocks) * 512
-            }
-        }
-        return total
+        FileManager.default.fileExists(atPath: directory.path) ? StoreFiles(directory).allocated : nil
     }
 }
 

@@ -12,6 +12,9 @@ public enum WorkloadCategory: String, Codable, Sendable, CaseIterable {
     /// Several threads at once: readers scaling, readers beside a paced writer, a long
     /// reader, observation across threads (`concurrency.*`).
     case concurrency
+    /// The storage lifecycle: opening an existing store (cold and warm), file size through
+    /// churn, compaction (`lifecycle.*`).
+    case lifecycle
     /// Workloads that test the runner itself (a crash, a hang); never part of a profile.
     case selftest
 }
@@ -112,6 +115,9 @@ public final class WorkloadContext {
     /// Opens a new store of the target backend in a directory with another schema (YCSB's
     /// `usertable`); `nil` on a floor.
     public internal(set) var openStore: ((Schema, URL) throws -> any Repository)?
+    /// Compacts the store under test, which must be closed (`BackendDescriptor.compact`);
+    /// `nil` on a floor and for a backend without compaction.
+    public internal(set) var compact: (() throws -> Void)?
     /// The fixtures folder of the run.
     public internal(set) var fixtures: URL?
     /// True in the warm-up repetition, whose results are dropped: workloads that pace or

@@ -9,7 +9,7 @@ public enum WorkloadRegistry {
     /// The workloads profiles run (self-tests excluded).
     public static let all: [Workload] =
         MemoryWorkloads.all + CRUDWorkloads.all + BatchWorkloads.all + QueryWorkloads.all + RowsWorkloads.all
-        + MigrationWorkloads.all + ConcurrencyWorkloads.all + YCSBWorkloads.all
+        + MigrationWorkloads.all + ConcurrencyWorkloads.all + YCSBWorkloads.all + LifecycleWorkloads.all
 
     /// Everything, self-tests included.
     public static let everything: [Workload] = all + SelfTestWorkloads.all

@@ -93,20 +93,3 @@ extension ConcurrencyWorkloads {
         return (recoveredAt &- start, slow, first)
     }
 }
-
-/// Sizes of a store's files (internal): bytes allocated on disk in all, and the apparent size
-/// of SQLite's write-ahead logs (`*-wal`).
-struct StoreFiles {
-    let allocated: UInt64
-    let wal: UInt64
-
-    init(_ directory: URL) {
-        allocated = CellExecutor.allocatedBytes(directory) ?? 0
-        var wal: UInt64 = 0
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [] where name.hasSuffix("-wal") {
-            let size = (try? FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)[.size] as? NSNumber)??.uint64Value
-            wal += size ?? 0
-        }
-        self.wal = wal
-    }
-}

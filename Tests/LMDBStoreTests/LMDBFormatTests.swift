@@ -1,0 +1,136 @@
+import CLMDB
+import Foundation
+import LMDBStore
+import StoreConformance
+import StoreCore
+import Testing
+
+/// Record formats: a store written before format 3 (committed: `Fixtures/format2-social`,
+/// the kit's social fixture written by LMDBStore at bf72421, plus user 1's avatar and
+/// externalID) opens and reads as it did; records rewritten are stored in format 3 beside the
+/// old ones; and the packed rows of `forEachPacked` agree with `forEach`.
+@Suite("LMDBStore record formats")
+struct LMDBFormatTests {
+    static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/format2-social")
+
+    /// A copy of the committed format-2 store (the tests write to it).
+    private func format2Store(_ label: String) throws -> TemporaryDirectory {
+        let dir = try TemporaryDirectory(label)
+        try FileManager.default.copyItem(at: Self.fixture.appendingPathComponent("data.mdb"), to: dir.url.appendingPathComponent("data.mdb"))
+        return dir
+    }
+
+    /// The same data written today (format 3).
+    private func format3Store(_ label: String) throws -> TemporaryDirectory {
+        let dir = try TemporaryDirectory(label)
+        let store = try LMDBStore(directory: dir.url, schema: SocialSchema.make())
+        try SocialFixture.load(into: store)
+        try store.write { tx in
+            try tx.update("User", id: 1, set: ["avatar": .bytes([0, 1, 2, 0xFF]), "externalID": .uuid(UUID(uuidString: "12345678-9ABC-DEF0-1234-56789ABCDEF0")!)])
+        }
+        try store.close()
+        return dir
+    }
+
+    private func everything(_ store: LMDBStore) throws -> [String: [Record]] {
+        try store.read { tx in
+            var out: [String: [Record]] = [:]
+            for e in store.schema.entities { out[e.name] = try tx.fetch(Query(e.name)) }
+            return out
+        }
+    }
+
+    @Test("a store of format 2 opens, reads the same records as one written today, and verifies clean")
+    func format2StoreReads() throws {
+        let old = try format2Store("format2-read"), new = try format3Store("format3-read")
+        #expect(try LMDBMigrationTests.rawRecords(old.url, "User").allSatisfy { $0[0] == 2 }, "the fixture is in format 2")
+        #expect(try LMDBMigrationTests.rawRecords(new.url, "User").allSatisfy { $0[0] == 3 }, "new stores write format 3")
+        let a = try LMDBStore(directory: old.url, schema: SocialSchema.make())
+        defer { try? a.close() }
+        let b = try LMDBStore(directory: new.url, schema: SocialSchema.make())
+        defer { try? b.close() }
+        let before = try everything(a)
+        #expect(before.values.map(\.count).reduce(0, +) > 20)
+        #expect(before == (try everything(b)))
+        #expect(try a.read { try $0.fetch("User", id: 1) }?["avatar"] == .bytes([0, 1, 2, 0xFF]))
+        #expect(try a.verify().isClean)
+        // Queries through indexes and relationships read the old records too.
+        #expect(try a.read { try $0.fetch(Query("User", format: "age == 30")).map(\.id) } == [1, 4])
+        #expect(try a.read { try $0.related("Tag", id: "swift", via: "posts").map(\.id) } == [12, 14])
+    }
+
+    @Test("records written again are stored in format 3 beside the old ones; both read after reopening")
+    func rewrittenRecordsUseFormat3() throws {
+        let dir = try format2Store("format2-write")
+        do {
+            let store = try LMDBStore(directory: dir.url, schema: SocialSchema.make())
+            try store.write { tx in
+                try tx.update("User", id: 2, set: ["score": 9.5])
+                try tx.insert(try tx.schema.entity("User").record(["id": 6, "username": "new", "displayName": "New", "score": 1.0, "active": true, "joinedAt": .date(SocialFixture.epoch)]))
+            }
+            try store.close()
+        }
+        let formats = try LMDBMigrationTests.rawRecords(dir.url, "User").map { $0[0] }
+        #expect(formats == [2, 3, 2, 2, 2, 3], "users 2 and 6 rewritten, the rest kept")
+        let store = try LMDBStore(directory: dir.url, schema: SocialSchema.make())
+        defer { try? store.close() }
+        #expect(try store.read { try $0.fetch(Query("User")).map { $0["score"] } } == [4.5, 9.5, 3.0, 4.5, 1.0, 1.0])
+        #expect(try store.read { try $0.fetch(Query("User", format: "score > 4")).map(\.id) } == [1, 2, 4])
+        #expect(try store.verify().isClean)
+    }
+
+    @Test("forEachPacked gives the values forEach gives, for records of either format and inside a write", arguments: [false, true])
+    func packedRowsAgree(legacy: Bool) throws {
+        let dir = legacy ? try format2Store("packed-old") : try format3Store("packed-new")
+        let store = try LMDBStore(directory: dir.url, schema: SocialSchema.make())
+        defer { try? store.close() }
+        for e in store.schema.entities {
+            let q = Query(e.name)
+            let viaRows = try store.read { tx in
+                var out: [Record] = []
+                try tx.forEach(q) { out.append(Record($0)) }
+                return out
+            }
+            let viaPacked = try store.read { tx in
+                var out: [Record] = []
+                try tx.forEachPacked(q) { out.append(Record($0)) }
+                return out
+            }
+            let inWrite = try store.write { tx in
+                var out: [Record] = []
+                try tx.forEachPacked(q) { out.append(Record($0)) }
+                return out
+            }
+            #expect(viaPacked == viaRows, "\(e.name)")
+            #expect(inWrite == viaRows, "\(e.name)")
+        }
+    }
+
+    @Test("compaction: a store that lost half its records shrinks, keeps every record, and refuses to run while open")
+    func compaction() throws {
+        let dir = try TemporaryDirectory("lmdb-compact")
+        let s = SocialSchema.make()
+        let store = try LMDBStore(directory: dir.url, schema: s)
+        let tag = try s.entity("Tag")
+        try store.write { tx in
+            for i in 0..<4_000 { try tx.insert(try tag.record(["name": .string("tag-\(i)-" + String(repeating: "x", count: 200))])) }
+        }
+        try store.write { tx in _ = try tx.delete("Tag", where: StorePredicate(format: "name BEGINSWITH %@", "tag-1")) }
+        #expect { try LMDBStore.compact(directory: dir.url, schema: s) } throws: { ($0 as? StoreError)?.category == .busy }
+        let kept = try everything(store)
+        try store.close()
+        let data = dir.url.appendingPathComponent("data.mdb")
+        let before = try FileManager.default.attributesOfItem(atPath: data.path)[.size] as! Int
+        try LMDBStore.compact(directory: dir.url, schema: s)
+        let after = try FileManager.default.attributesOfItem(atPath: data.path)[.size] as! Int
+        #expect(after < before * 3 / 4, "\(before) → \(after) bytes")
+        #expect(!FileManager.default.fileExists(atPath: dir.url.appendingPathComponent(".compacting").path))
+        let again = try LMDBStore(directory: dir.url, schema: s)
+        defer { try? again.close() }
+        #expect(try everything(again) == kept)
+        #expect(try again.verify().isClean)
+        // The wrong schema is refused before anything is copied.
+        #expect(throws: StoreError.self) { try LMDBStore.compact(directory: dir.url, schema: try Schema(version: 9, entities: [EntityDescription("X", primaryKey: "id", attributes: [Attribute("id", .int64)])])) }
+    }
+}
