@@ -133,6 +133,18 @@ final class GRDBExecutor: SQLExecutor {
         }
     }
 
+    /// Packs each row through the concrete `GRDBRow` (GRDB's typed column access, no dispatch
+    /// per field), as SQLiteStore packs through its own row.
+    func packedRows(_ sql: SQLStatement, _ arguments: [Value], of entity: Entity, _ body: (PackedRow) throws -> Void) throws {
+        let builder = PackedRowBuilder(entity)
+        try bound(sql, arguments) { s in
+            let cursor = try Row.fetchCursor(s)
+            while let row = try cursor.next() {
+                try body(builder.pack(GRDBRow(entity: entity, row: row, statement: s.sqliteStatement)))
+            }
+        }
+    }
+
     func atomically<T>(_ body: () throws -> T) throws -> T {
         var result: T?
         try db.inSavepoint {

@@ -1,5 +1,6 @@
 import GRDB
 import GRDBSQLite
+import StoreSQL
 import StoreCore
 
 extension GRDBStore {
@@ -14,6 +15,7 @@ extension GRDBStore {
             }
         },
         compact: { schema, directory, options in
+            try SQLStoreMetadata.requireStore(fileName, in: directory)
             let store = try GRDBStore(directory: directory, schema: schema, options: options)
             defer { try? store.close() }
             try store.vacuum()

@@ -5,7 +5,7 @@ import StoreCore
 ///
 /// | database            | key                         | value                     | flags   |
 /// |---------------------|-----------------------------|---------------------------|---------|
-/// | `sb_meta`           | `format`, `schema_version`, `schema_fingerprint` | text  |         |
+/// | `sb_meta`           | `format` ("3", or "2+3" for a store created before format 3), `schema_version`, `schema_fingerprint` | text  |         |
 /// | `<Entity>`          | primary key (`KeyEncoding`) | record (`RecordCodec`)    |         |
 /// | `<Entity>#<a>,<b>`  | index values (`KeyEncoding`, cut at 480 bytes) | primary key | dupsort |
 /// | `<Entity>.<rel>`    | primary key                 | related primary key       | dupsort |
@@ -30,6 +30,9 @@ struct LMDBLayout: Sendable {
     let indexes: [[Index]]                 // by entity index
     let relationships: [[MDB_dbi]]         // by entity index, then relationship position
     let inverses: [[MDB_dbi]]              // the inverse side's database, same positions
+    /// Whether records may be in format 2 (a store created before format 3, `sb_meta`
+    /// format "2+3"); otherwise a record in format 2 is `corrupted`.
+    var acceptsFormat2 = false
 
     /// Index keys longer than this are cut (LMDB's keys are at most 511 bytes); a key of this
     /// length may be truncated and its candidates are rechecked against the record.
@@ -63,7 +66,9 @@ struct LMDBLayout: Sendable {
         let stored = try checkMeta(txn, metaDBI, path: path)
         switch try MigrationPlan.decide(migrations, storedVersion: stored.version, fingerprint: stored.fingerprint, schema: schema, path: path) {
         case .current:
-            return try handles(txn, schema: schema, create: false, path: path, recordVersions: try recordVersions(txn, metaDBI, schema))
+            var layout = try handles(txn, schema: schema, create: false, path: path, recordVersions: try recordVersions(txn, metaDBI, schema))
+            layout.acceptsFormat2 = stored.mixed
+            return layout
         case .recreate:
             return try StoreMigrations.run(at: path, to: schema.version) {
                 try dropAll(txn, path: path)
@@ -73,7 +78,9 @@ struct LMDBLayout: Sendable {
             return try StoreMigrations.run(at: path, to: schema.version) {
                 for stage in stages { try LMDBMigration(stage: stage, txn: txn, meta: metaDBI, path: path, progress: migrations?.progress).run() }
                 try writeVersion(txn, metaDBI, schema)
-                return try handles(txn, schema: schema, create: false, path: path, recordVersions: try recordVersions(txn, metaDBI, schema))
+                var layout = try handles(txn, schema: schema, create: false, path: path, recordVersions: try recordVersions(txn, metaDBI, schema))
+                layout.acceptsFormat2 = stored.mixed
+                return layout
             }
         }
     }
@@ -82,7 +89,7 @@ struct LMDBLayout: Sendable {
     private static func create(_ txn: LMDBTxn, schema: Schema, path: String) throws -> LMDBLayout {
         var metaDBI: MDB_dbi = 0
         try LMDBError.check(mdb_dbi_open(try txn.live, "sb_meta", UInt32(MDB_CREATE), &metaDBI), "cannot create the sb_meta database of \(path)")
-        try txn.put(metaDBI, Array("format".utf8), Array(String(RecordCodec.format).utf8))
+        try txn.put(metaDBI, Array("format".utf8), Array(currentFormat.utf8))
         try writeVersion(txn, metaDBI, schema)
         return try handles(txn, schema: schema, create: true, path: path)
     }
@@ -160,8 +167,11 @@ struct LMDBLayout: Sendable {
                           indexes: indexes, relationships: relationships, inverses: inverses)
     }
 
-    /// The stored version and fingerprint, after checking the store's record format.
-    private static func checkMeta(_ txn: LMDBTxn, _ meta: MDB_dbi, path: String) throws -> (version: String?, fingerprint: String?) {
+    /// The stored version and fingerprint, after checking the store's record format; a store
+    /// of format 2 is marked "2+3" here (it is about to hold format-3 records beside its own),
+    /// so an earlier StoreBench refuses it as a whole instead of failing record by record.
+    /// Returns whether format-2 records may be stored.
+    private static func checkMeta(_ txn: LMDBTxn, _ meta: MDB_dbi, path: String) throws -> (version: String?, fingerprint: String?, mixed: Bool) {
         func text(_ key: String) throws -> String? {
             try txn.get(meta, Array(key.utf8)).map { String(decoding: $0, as: UTF8.self) }
         }
@@ -169,13 +179,23 @@ struct LMDBLayout: Sendable {
         if format == "1" {
             throw StoreError(.schemaMismatch, "\(path) was written by an earlier StoreBench (record format 1, without checksums); recreate it")
         }
-        // "2": created before format 3, so records of either format may be stored (each
-        // record names its own); "3": every record is in format 3.
-        guard format == String(RecordCodec.format) || format == String(RecordCodec.legacyFormat) else {
+        // "3": every record is in format 3. "2+3": created before format 3, records of either
+        // format (each record names its own). "2": as written before format 3.
+        let mixed: Bool
+        switch format {
+        case Self.currentFormat: mixed = false
+        case Self.mixedFormat: mixed = true
+        case String(RecordCodec.legacyFormat):
+            try txn.put(meta, Array("format".utf8), Array(Self.mixedFormat.utf8))
+            mixed = true
+        default:
             throw StoreError(.corrupted, "\(path): sb_meta has an unknown format \(format.map { "'\($0)'" } ?? "(none)")")
         }
-        return (try text("schema_version"), try text("schema_fingerprint"))
+        return (try text("schema_version"), try text("schema_fingerprint"), mixed)
     }
+
+    /// `sb_meta`'s `format` of a store whose records are all format 3, and of one that may hold format-2 records too.
+    static let currentFormat = String(RecordCodec.format), mixedFormat = "2+3"
 
     // MARK: Keys
 

@@ -4,12 +4,14 @@ import StoreCore
 /// A borrowed row view over a record's bytes in the map: fields are decoded only when read.
 /// Valid only during the `forEach` call that handed it out; copy with `Record(row)`. Internal.
 ///
-/// `point(at:)` checks the record once (a damaged record is `corrupted`, never a crash or
-/// wrong data). A format-3 record is then read through a `PackedRow` over the map; a record
-/// still in format 2 through the offsets of its fields that the check noted.
+/// `point(at:)` checks the record once, its checksum included (a damaged record is
+/// `corrupted`, never a crash or wrong data). A format-3 record is then read through a
+/// `PackedRow` over the map; a record still in format 2 (in a store created before format 3)
+/// through the offsets of its fields that the check noted.
 final class LMDBRow: RowView {
     let entity: Entity
     private let schemaVersion: Int
+    private let acceptsFormat2: Bool
     // Re-pointed for every record of a scan, read for every field: unchecked exclusivity
     // keeps the runtime's access tracking off this hot path. The row is used by one thread.
     @exclusivity(unchecked) private(set) var packed: PackedRow
@@ -20,9 +22,10 @@ final class LMDBRow: RowView {
     /// Packs a format-2 record for `packedView()` (made at the first such record).
     private var repacker: PackedRowBuilder?
 
-    init(entity: Entity, schemaVersion: Int) {
+    init(entity: Entity, schemaVersion: Int, acceptsFormat2: Bool) {
         self.entity = entity
         self.schemaVersion = schemaVersion
+        self.acceptsFormat2 = acceptsFormat2
         packed = PackedRow(unchecked: UnsafeRawBufferPointer(start: nil, count: 0), entity: entity)
         offsets = .allocate(capacity: entity.attributes.count)
         offsets.initialize(repeating: 0)
@@ -37,6 +40,7 @@ final class LMDBRow: RowView {
             packed = try PackedRow(validating: b, entity: entity, schemaVersion: schemaVersion)
             isLegacy = false
         } else {
+            try RecordCodec.checkLegacy(b, entity, acceptsFormat2)
             try RecordCodec.scan(b, entity: entity, schemaVersion: schemaVersion, offsets: offsets)
             bytes = b
             isLegacy = true

@@ -12,13 +12,17 @@ extension LMDBStore {
     /// renamed over `data.mdb` (atomic: a crash leaves the old file or the new one; a copy
     /// left by a crash is removed by the next compaction). Peak disk use is the old file plus
     /// the compacted one. The store is opened first, so a foreign, damaged or other-schema
-    /// store is refused before anything is copied. Throws `busy` when this process has the
-    /// store open or another process holds LMDB's lock file; a process that opens the store
-    /// while the copy runs is not kept out: compact while no other process uses it.
+    /// store is refused before anything is copied. Throws `notFound` without a store, `busy`
+    /// when this process or another has the store open; a process that opens the store while
+    /// the copy runs is not kept out: compact while no other process uses it.
     public static func compact(directory: URL, schema: Schema, options: StoreOptions = StoreOptions()) throws {
         let path = directory.standardizedFileURL.path
         guard FileManager.default.fileExists(atPath: path + "/data.mdb") else {
             throw StoreError(.notFound, "no LMDB store at \(path)")
+        }
+        // This process first: probing the lock file must never touch the locks of an open store.
+        if OpenEnvironments.isOpen(path) {
+            throw StoreError(.busy, "\(path) is open in this process; close the LMDBStore before compacting it")
         }
         try requireNoOtherProcess(path)
         let copy = directory.appendingPathComponent(".compacting")
@@ -41,23 +45,28 @@ extension LMDBStore {
         try syncFile(path)
     }
 
-    /// LMDB's first opener takes a write lock on byte 0 of `lock.mdb` and keeps a read lock
-    /// on it while open: when the write lock is refused, another process has the store open.
+    /// LMDB keeps a read lock on byte 0 of `lock.mdb` in every process that has the store open.
+    /// An open-file-description lock (`F_OFD_SETLK`) conflicts with those of any process,
+    /// this one included, and is released when its own descriptor closes, so the probe never
+    /// drops a lock LMDB holds (a classic `F_SETLK` probe and `close` would drop this
+    /// process's locks on the file).
     private static func requireNoOtherProcess(_ path: String) throws {
         let fd = open(path + "/lock.mdb", O_RDWR)
         guard fd >= 0 else { return }   // no lock file: nobody has it open
-        defer { Glibc.close(fd) }       // (closing releases this process's locks on the file)
+        defer { Glibc.close(fd) }
         var lock = flock()
         lock.l_type = Int16(F_WRLCK)
         lock.l_whence = Int16(SEEK_SET)
         lock.l_start = 0
         lock.l_len = 1
-        if fcntl(fd, F_SETLK, &lock) != 0 {
-            throw StoreError(.busy, "\(path) is open in another process; compact it when no process uses it")
+        lock.l_pid = 0
+        if fcntl(fd, Self.ofdSetLock, &lock) != 0 {
+            throw StoreError(.busy, "\(path) is open in another process; compact it when no process uses it", nativeCode: errno)
         }
-        lock.l_type = Int16(F_UNLCK)
-        _ = fcntl(fd, F_SETLK, &lock)
     }
+
+    /// Linux's `F_OFD_SETLK` (not exported by Glibc's Swift overlay).
+    private static let ofdSetLock: Int32 = 37
 
     /// `fsync` of a file or directory.
     private static func syncFile(_ path: String) throws {

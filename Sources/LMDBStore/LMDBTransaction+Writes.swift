@@ -130,7 +130,9 @@ extension LMDBTransaction {
     /// when its key exists), then the other entries. A refusal takes back the entries this
     /// insert put, so the transaction is as it was. Entries with a null, which never conflict,
     /// and keys cut at the key limit, which only the records can decide, are checked with a
-    /// cursor as before. Key and record are encoded into buffers reused from insert to insert.
+    /// cursor as before. The key is encoded into a buffer reused from insert to insert, the
+    /// record straight into the space LMDB reserves for it. A record whose key exists is
+    /// reported as such even when its unique values are taken too.
     private func insertChecked(_ e: Entity, _ r: Record) throws {
         keyScratch.removeAll(keepingCapacity: true)
         KeyEncoding.append(r.id, to: &keyScratch)
@@ -145,12 +147,13 @@ extension LMDBTransaction {
                     try checkUnique(e, index, indexKeys[i], r.values, excluding: nil)
                     continue
                 }
-                guard try txn.put(index.dbi, indexKeys[i], key, flags: MDB_NOOVERWRITE) else { throw uniqueConflict(e, index, r.values) }
+                guard try txn.put(index.dbi, indexKeys[i], key, flags: MDB_NOOVERWRITE) else {
+                    if try recordBytes(e, key) != nil { throw keyConflict(e, r.id, key) }
+                    throw uniqueConflict(e, index, r.values)
+                }
                 proven.append(i)
             }
-            guard try putRecord(e, key, r.values, flags: MDB_NOOVERWRITE) else {
-                throw StoreError(.conflict, "\(e.name) \(r.id) already exists", nativeCode: MDB_KEYEXIST, context: KeyEncoding.describe(key))
-            }
+            guard try putRecord(e, key, r.values, flags: MDB_NOOVERWRITE) else { throw keyConflict(e, r.id, key) }
         } catch {
             for i in proven { _ = try? txn.delete(indexes[i].dbi, indexKeys[i], key) }
             throw error
@@ -212,6 +215,10 @@ extension LMDBTransaction {
             }
             throw uniqueConflict(e, index, values)
         } while try c.move(MDB_NEXT_DUP)
+    }
+
+    private func keyConflict(_ e: Entity, _ id: Value, _ key: [UInt8]) -> StoreError {
+        StoreError(.conflict, "\(e.name) \(id) already exists", nativeCode: MDB_KEYEXIST, context: KeyEncoding.describe(key))
     }
 
     private func uniqueConflict(_ e: Entity, _ index: LMDBLayout.Index, _ values: [Value]) -> StoreError {

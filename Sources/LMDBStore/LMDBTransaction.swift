@@ -97,7 +97,7 @@ final class LMDBTransaction: WriteTransaction {
 
     @inline(__always)
     func decode(_ e: Entity, _ b: UnsafeRawBufferPointer) throws -> Record {
-        try RecordCodec.decode(b, entity: e, schemaVersion: recordVersion(e))
+        try RecordCodec.decode(b, entity: e, schemaVersion: recordVersion(e), acceptsFormat2: layout.acceptsFormat2)
     }
 
     /// The encoded keys stored under `key` in a relationship database, in key order.
@@ -142,10 +142,8 @@ final class LMDBTransaction: WriteTransaction {
         try checkActive()
         let plan = LMDBQueryPlanner.plan(try schema.resolve(query), layout: layout)
         if isWritable {
-            var rows: [Record] = []
-            try select(plan) { rows.append($0.record()) }
-            let builder = PackedRowBuilder(plan.query.entity)
-            for r in rows { try body(builder.pack(r)) }
+            // forEach hands out owned records inside a write (the body may change what it walks).
+            try PackedRowBuilder.packEach({ try forEach(query, $0) }, body)
         } else {
             try select(plan) { try body($0.packedView()) }
         }

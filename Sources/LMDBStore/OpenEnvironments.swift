@@ -16,6 +16,9 @@ enum OpenEnvironments {
         }
     }
 
+    /// Whether this process has the directory open.
+    static func isOpen(_ path: String) -> Bool { lock.withLock { paths.contains(path) } }
+
     static func release(_ path: String) {
         _ = lock.withLock { paths.remove(path) }
     }

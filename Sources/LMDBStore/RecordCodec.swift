@@ -208,13 +208,24 @@ package enum RecordCodec {
         }
     }
 
-    /// Decodes a whole record of either format.
-    package static func decode(_ b: UnsafeRawBufferPointer, entity: Entity, schemaVersion: Int) throws -> Record {
+    /// Decodes a whole record of format 3, or of format 2 where the store may hold them (its
+    /// checksum checked too).
+    package static func decode(_ b: UnsafeRawBufferPointer, entity: Entity, schemaVersion: Int, acceptsFormat2: Bool = true) throws -> Record {
         if b.first == format { return Record(try PackedRow(validating: b, entity: entity, schemaVersion: schemaVersion)) }
+        try checkLegacy(b, entity, acceptsFormat2)
         return try withUnsafeTemporaryAllocation(of: Int.self, capacity: entity.attributes.count) { offsets in
             try scan(b, entity: entity, schemaVersion: schemaVersion, offsets: offsets)
             return Record(entity, values: offsets.map { value(b, at: $0) })
         }
+    }
+
+    /// Refuses a format-2 record where the store holds only format 3, and one whose checksum
+    /// does not match (format 2 keeps its checksum at the end like format 3).
+    static func checkLegacy(_ b: UnsafeRawBufferPointer, _ entity: Entity, _ accepted: Bool) throws {
+        guard accepted || b.first != legacyFormat else {
+            throw damaged(entity, "a record in format 2 in a store whose records are all in format 3")
+        }
+        guard b.first != legacyFormat || checksumMatches(b) else { throw damaged(entity, "checksum mismatch") }
     }
 
     // MARK: Internal helpers

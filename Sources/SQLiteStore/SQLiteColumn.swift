@@ -67,6 +67,18 @@ struct SQLiteRow: RowView {
         return v == 0 && SQLiteColumn.isNull(statement, Int32(i)) ? nil : v
     }
     func string(at i: Int) -> String? { types[i] == .string ? SQLiteColumn.string(statement, Int32(i)) : nil }
+    /// Text and blobs straight from SQLite's buffer, without a `String` in between.
+    func withRawBytes<R>(at i: Int, _ body: (UnsafeRawBufferPointer?) throws -> R) rethrows -> R {
+        let c = Int32(i)
+        let p: UnsafeRawPointer?
+        switch types[i] {
+        case .string: p = sqlite3_column_text(statement, c).map { UnsafeRawPointer($0) }
+        case .bytes: p = SQLiteColumn.isNull(statement, c) ? nil : sqlite3_column_blob(statement, c) ?? UnsafeRawPointer(bitPattern: 8)
+        default: return try body(nil)
+        }
+        guard let p else { return try body(nil) }
+        return try body(UnsafeRawBufferPointer(start: p, count: Int(sqlite3_column_bytes(statement, c))))
+    }
     func bool(at i: Int) -> Bool? {
         SQLiteColumn.isNull(statement, Int32(i)) || types[i] != .bool ? nil : sqlite3_column_int64(statement, Int32(i)) != 0
     }

@@ -211,6 +211,7 @@ extension SQLiteStore {
     /// shrinks to nothing. SQLite makes the rebuild atomic. Needs free disk space for a
     /// second copy of the data while it runs.
     public static func compact(directory: URL, schema: Schema, options: StoreOptions = StoreOptions()) throws {
+        try SQLStoreMetadata.requireStore(Self.fileName, in: directory)
         let store = try SQLiteStore(directory: directory, schema: schema, options: options)
         defer { try? store.close() }
         try store.vacuum()
@@ -221,7 +222,10 @@ extension SQLiteStore {
         try writeLock.withLock {
             guard let db = writer else { throw StoreError(.closed, "the store is closed") }
             try db.exec("VACUUM")
-            try db.exec("PRAGMA wal_checkpoint(TRUNCATE)")
+            // The first column is 1 when another connection's read kept the WAL from being emptied.
+            if try db.pragma("PRAGMA wal_checkpoint(TRUNCATE)") == "1" {
+                throw StoreError(.busy, "\(path): compacted, but another connection is reading, so the WAL could not be emptied")
+            }
         }
     }
 }

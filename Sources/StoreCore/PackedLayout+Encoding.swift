@@ -45,7 +45,7 @@ extension PackedLayout {
 
     /// Writes values checked by `encodedSize` into `out`, which is exactly that size (its
     /// previous contents do not matter: every byte is written, zeros for null slots).
-    public static func write(_ values: [Value], of entity: Entity, schemaVersion: Int, into out: UnsafeMutableRawBufferPointer) {
+    package static func write(_ values: [Value], of entity: Entity, schemaVersion: Int, into out: UnsafeMutableRawBufferPointer) {
         let layout = entity.packed
         let p = out.baseAddress!
         p.storeBytes(of: header(format: format, count: values.count, schemaVersion: schemaVersion).littleEndian, as: UInt64.self)

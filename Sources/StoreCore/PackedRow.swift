@@ -22,7 +22,8 @@ public struct PackedRow: RowView {
 
     public var entity: Entity { owner.takeUnretainedValue() }
 
-    /// The record's bytes, checked (`init(validating:entity:schemaVersion:)`).
+    /// The record's bytes: checked by `init(validating:entity:schemaVersion:)`, or packed by
+    /// `PackedRowBuilder` (whose rows carry a zero checksum: they never leave memory).
     public var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
 
     /// A view over bytes already checked against `entity`'s layout (package-internal: a
@@ -131,7 +132,7 @@ public struct PackedRow: RowView {
     public func uuid(at ordinal: Int) -> UUID? {
         let s = slot(ordinal)
         guard s.kind == PackedLayout.uuidKind, !isNull(at: ordinal) else { return nil }
-        var u = UUID().uuid
+        var u: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         withUnsafeMutableBytes(of: &u) { $0.copyMemory(from: UnsafeRawBufferPointer(start: base + Int(s.offset), count: 16)) }
         return UUID(uuid: u)
     }
@@ -147,6 +148,11 @@ public struct PackedRow: RowView {
 
     @inlinable
     public func bytes(at ordinal: Int) -> [UInt8]? { variable(ordinal, PackedLayout.bytesKind).map { Array($0) } }
+
+    @inlinable
+    public func withRawBytes<R>(at ordinal: Int, _ body: (UnsafeRawBufferPointer?) throws -> R) rethrows -> R {
+        try body(variable(ordinal, PackedLayout.stringKind) ?? variable(ordinal, PackedLayout.bytesKind))
+    }
 
     @inlinable
     public subscript(_ ordinal: Int) -> Value {

@@ -11,7 +11,7 @@ import Foundation
 /// while try statement.step() { try body(builder.pack(row)) }
 /// ```
 ///
-/// A packed view is valid until the next `pack`. It carries no checksum (it never leaves
+/// A packed view is valid until the next `pack`. Its checksum is zero (it never leaves
 /// memory). Not thread-safe: one builder per scan.
 public final class PackedRowBuilder {
     public let entity: Entity
@@ -53,8 +53,8 @@ public final class PackedRowBuilder {
             var word: UInt64?
             switch s.kind {
             case PackedLayout.int64Kind: word = row.int64(at: i).map { UInt64(bitPattern: $0) }
-            case PackedLayout.doubleKind: word = row.double(at: i).map(\.bitPattern)
-            case PackedLayout.dateKind: word = row.date(at: i).map(\.timeIntervalSince1970.bitPattern)
+            case PackedLayout.doubleKind: word = row.double(at: i).map { $0.bitPattern }
+            case PackedLayout.dateKind: word = row.date(at: i).map { $0.timeIntervalSince1970.bitPattern }
             case PackedLayout.boolKind:
                 if let b = row.bool(at: i) { p.storeBytes(of: b ? 1 : 0, toByteOffset: at, as: UInt8.self); continue }
             case PackedLayout.uuidKind:
@@ -63,20 +63,21 @@ public final class PackedRowBuilder {
                     continue
                 }
             default:
-                var present = false
-                func append(_ b: UnsafeRawBufferPointer) {
-                    p = reserve(next &+ b.count &+ PackedLayout.checksumSize, keeping: next)
-                    if b.count > 0 { (p + next).copyMemory(from: b.baseAddress!, byteCount: b.count) }
-                    next &+= b.count
-                    present = true
+                // The closure captures no mutable local (a captured `var` would be boxed on the
+                // heap for every row where the row type's `withRawBytes` is not inlined).
+                let start = next
+                let copied: Int? = row.withRawBytes(at: i) { [self] b in
+                    guard let b else { return nil }
+                    let q = reserve(start &+ b.count &+ PackedLayout.checksumSize, keeping: start)
+                    if b.count > 0 { (q + start).copyMemory(from: b.baseAddress!, byteCount: b.count) }
+                    return b.count
                 }
-                if s.kind == PackedLayout.stringKind, var str = row.string(at: i) {
-                    str.withUTF8 { append(UnsafeRawBufferPointer($0)) }
-                } else if s.kind == PackedLayout.bytesKind, let b = row.bytes(at: i) {
-                    b.withUnsafeBytes { append($0) }
+                if let copied {
+                    next = start &+ copied
+                    p = buffer.baseAddress!
                 }
                 p.storeBytes(of: UInt32(truncatingIfNeeded: next).littleEndian, toByteOffset: at, as: UInt32.self)
-                if present { continue }
+                if copied != nil { continue }
             }
             if let word {
                 p.storeBytes(of: word.littleEndian, toByteOffset: at, as: UInt64.self)
@@ -86,6 +87,27 @@ public final class PackedRowBuilder {
             }
         }
         p = reserve(next &+ PackedLayout.checksumSize, keeping: next)
+        p.storeBytes(of: 0, toByteOffset: next, as: UInt32.self)   // no checksum: the row never leaves memory
         return PackedRow(unchecked: UnsafeRawBufferPointer(start: p, count: next &+ PackedLayout.checksumSize), entity: entity)
+    }
+}
+
+extension PackedRowBuilder {
+    /// Hands `body` every row `rows` produces, packed by one reused builder: how a backend
+    /// without packed records serves `ReadTransaction.forEachPacked` from its `forEach`.
+    ///
+    /// ```swift
+    /// try PackedRowBuilder.packEach({ try tx.forEach(query, $0) }, body)
+    /// ```
+    public static func packEach(_ rows: ((any RowView) throws -> Void) throws -> Void,
+                                _ body: (PackedRow) throws -> Void) rethrows {
+        var builder: PackedRowBuilder?
+        // `rows` calls the closure only while it runs, never after.
+        try withoutActuallyEscaping(body) { body in
+            try rows { row in
+                if builder.map({ $0.entity !== row.entity }) ?? true { builder = PackedRowBuilder(row.entity) }
+                try body(builder!.pack(row))
+            }
+        }
     }
 }

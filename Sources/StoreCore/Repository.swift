@@ -76,9 +76,10 @@ public struct BackendDescriptor: Sendable {
     public var verify: @Sendable (Schema, URL, StoreOptions) throws -> VerificationReport
     /// Rewrites a *closed* store in a directory into the smallest files that hold its data,
     /// giving back the space of deleted and rewritten records; `nil` when the engine has no
-    /// such operation (its stores then lack `Capabilities.compaction`). Throws `busy` when
-    /// the store is open in this process. A crash during compaction leaves the store as it
-    /// was before or as it is after, never in between.
+    /// such operation (its stores then lack `Capabilities.compaction`). Throws `notFound`
+    /// when the directory holds no store and `busy` when the store is in use (LMDB: open in
+    /// any process; SQLite: another connection's transaction holds it). A crash during
+    /// compaction leaves the store as it was before or as it is after, never in between.
     ///
     /// ```swift
     /// try LMDBStore.descriptor.compact?(schema, directory, StoreOptions())

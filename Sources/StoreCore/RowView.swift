@@ -19,6 +19,11 @@ public protocol RowView {
     func date(at ordinal: Int) -> Date?
     func uuid(at ordinal: Int) -> UUID?
     func bytes(at ordinal: Int) -> [UInt8]?
+    /// The UTF-8 bytes of a string attribute or the bytes of a bytes attribute, borrowed for
+    /// the call of `body`; nil for null or another type. The default goes through
+    /// `string(at:)`/`bytes(at:)`; a row that holds the bytes hands them over without making a
+    /// `String` (what `PackedRowBuilder` copies).
+    func withRawBytes<R>(at ordinal: Int, _ body: (UnsafeRawBufferPointer?) throws -> R) rethrows -> R
 }
 
 extension RowView {
@@ -29,6 +34,13 @@ extension RowView {
     public func date(at i: Int) -> Date? { self[i].dateValue }
     public func uuid(at i: Int) -> UUID? { self[i].uuidValue }
     public func bytes(at i: Int) -> [UInt8]? { self[i].bytesValue }
+    public func withRawBytes<R>(at i: Int, _ body: (UnsafeRawBufferPointer?) throws -> R) rethrows -> R {
+        switch self[i] {
+        case .string(var s): return try s.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
+        case .bytes(let b): return try b.withUnsafeBytes { try body($0) }
+        default: return try body(nil)
+        }
+    }
 
     /// The value of a named attribute (a dictionary look-up; prefer ordinals on hot paths).
     public subscript(_ name: String) -> Value {

@@ -58,8 +58,7 @@ extension SQLExecutor {
 
     public func packedRows(_ sql: SQLStatement, _ arguments: [Value], of entity: Entity,
                            _ body: (PackedRow) throws -> Void) throws {
-        let builder = PackedRowBuilder(entity)
-        try rows(sql, arguments, of: entity) { try body(builder.pack($0)) }
+        try PackedRowBuilder.packEach({ try rows(sql, arguments, of: entity, $0) }, body)
     }
 }
 

@@ -73,6 +73,13 @@ public enum SQLStoreMetadata {
 
     /// The path of a store file named `fileName` in `directory`, creating the directory when
     /// it is missing: what a driver's `init(directory:schema:options:)` opens.
+    /// Throws `notFound` when `directory` holds no store file `fileName` (what compaction
+    /// needs: it must not create an empty store).
+    public static func requireStore(_ fileName: String, in directory: URL) throws {
+        let path = directory.appendingPathComponent(fileName).path
+        guard FileManager.default.fileExists(atPath: path) else { throw StoreError(.notFound, "no store at \(path)") }
+    }
+
     public static func file(_ fileName: String, in directory: URL) throws -> String {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory.appendingPathComponent(fileName).path

@@ -200,17 +200,17 @@ final class FaultyTransaction: WriteTransaction {
     }
 
     func forEachPacked(_ query: Query, _ body: (PackedRow) throws -> Void) throws {
-        var builder: PackedRowBuilder?
-        try forEach(query) { row in
-            if builder == nil { builder = PackedRowBuilder(row.entity) }
-            var r = Record(row)
-            if fault == .packedNullsReadAsZero {
-                for (i, t) in r.entity.attributeTypes.enumerated() where r.values[i] == .null {
-                    if t == .int64 { r.values[i] = .int64(0) } else if t == .double { r.values[i] = .double(0) }
+        try PackedRowBuilder.packEach({ emit in
+            try forEach(query) { row in
+                var r = Record(row)
+                if fault == .packedNullsReadAsZero {
+                    for (i, t) in r.entity.attributeTypes.enumerated() where r.values[i] == .null {
+                        if t == .int64 { r.values[i] = .int64(0) } else if t == .double { r.values[i] = .double(0) }
+                    }
                 }
+                try emit(r)
             }
-            try body(builder!.pack(r))
-        }
+        }, body)
     }
 
     func count(_ query: Query) throws -> Int {

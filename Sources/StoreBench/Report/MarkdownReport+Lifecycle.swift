@@ -52,8 +52,8 @@ extension MarkdownReport {
         md += "At the \(mainScale) scale: the loaded store; then every second post deleted (its comments go with it), the body of every other post "
         md += "rewritten at twice its length and as many new posts inserted, \(Format.count(LifecycleWorkloads.churnBatch)) writes per transaction, so the "
         md += "store holds as many posts as before; then the backend's compaction of the closed store (SQLite: `VACUUM` and a truncating "
-        md += "checkpoint; LMDB: the compacting copy `mdb_env_copy2(MDB_CP_COMPACT)`, renamed over the data file). Peak disk use is sampled every "
-        md += "millisecond in the store's directory (SQLite's `VACUUM` also writes a temporary copy in the temporary directory, not counted).\n\n"
+        md += "checkpoint; LMDB: the compacting copy `mdb_env_copy2(MDB_CP_COMPACT)`, renamed over the data file). Peak disk use is sampled every 2 ms "
+        md += "in the store's directory (SQLite's `VACUUM` also writes a temporary copy in the temporary directory, not counted).\n\n"
         let series = shown.compactMap { b -> (String, [Double])? in
             let v = phases.compactMap { lifecycleMetric(b, w, mainScale, $0.1) }
             return v.count == phases.count ? (b, v.map { $0 / 1_048_576 }) : nil
@@ -61,7 +61,7 @@ extension MarkdownReport {
         if !series.isEmpty {
             let axis = ChartAxis(seriesMaxima: series.map { $0.1.max() ?? 0 })
             var chart = MermaidXYChart(title: "Store size through the phases (\(mainScale) scale)", xLabels: phases.map(\.0),
-                                       yTitle: "MiB on disk (lower is better)", yTop: axis.top)
+                                       yTitle: "MiB, apparent size of the files (lower is better)", yTop: axis.top)
             chart.series = series.map { .init(kind: .line, values: $0.1.map { min($0, axis.top) }, color: chartColors[$0.0]!) }
             md += legend(series.map(\.0), kind: "Line colours") + "\n\n" + chart.render() + "\n"
         }

@@ -103,6 +103,7 @@ enum LifecycleWorkloads {
                     timer.report("size churn bytes", Double(StoreFiles(s.directory).apparent))
                     if let compact = s.compact {
                         let sampler = PeakSizeSampler(s.directory)
+                        defer { _ = sampler.stop() }
                         let start = MonotonicClock.now()
                         try compact()
                         let took = MonotonicClock.now() &- start
@@ -120,8 +121,9 @@ enum LifecycleWorkloads {
     }
 }
 
-/// Samples the apparent size of a directory's files every millisecond on its own thread, from
-/// creation to `stop()`, and keeps the largest (internal).
+/// Samples the apparent size of a directory's files every 2 ms on its own thread, from
+/// creation to `stop()`, and keeps the largest (internal). A sample lists a few files: tens
+/// of microseconds every 2 ms, on the other core of a two-core machine.
 final class PeakSizeSampler: @unchecked Sendable {
     // @unchecked: `state` is guarded by its lock; `thread` is set once.
     private let state = Locked((stop: false, peak: UInt64(0)))
@@ -135,7 +137,7 @@ final class PeakSizeSampler: @unchecked Sendable {
             while !state.withLock({ $0.stop }) {
                 let size = StoreFiles(directory).apparent
                 state.withLock { $0.peak = max($0.peak, size) }
-                usleep(1_000)
+                usleep(2_000)
             }
             done.signal()
         }
@@ -143,10 +145,13 @@ final class PeakSizeSampler: @unchecked Sendable {
         t.start()
     }
 
-    /// Stops sampling and returns the peak.
+    /// Stops sampling (once; later calls return at once) and returns the peak.
     func stop() -> UInt64 {
-        state.withLock { $0.stop = true }
-        done.wait()
+        let first = state.withLock { s -> Bool in
+            defer { s.stop = true }
+            return !s.stop
+        }
+        if first { done.wait() }
         return state.withLock { $0.peak }
     }
 }
