@@ -53,6 +53,14 @@ struct GRDBRow: RowView {
     }
 
     func bool(at i: Int) -> Bool? { types[i] == .bool ? row[i] as Bool? : nil }
+
+    /// Text and blobs as GRDB's own zero-copy `Row.withUnsafeData` reads them (the cursor's
+    /// statement, `sqlite3_column_blob` and its length, NULs included), without a `String`.
+    func withRawBytes<R>(at i: Int, _ body: (UnsafeRawBufferPointer?) throws -> R) rethrows -> R {
+        guard types[i] == .string || types[i] == .bytes, sqlite3_column_type(statement, Int32(i)) != SQLITE_NULL else { return try body(nil) }
+        let p = sqlite3_column_blob(statement, Int32(i)) ?? UnsafeRawPointer(bitPattern: 8)!
+        return try body(UnsafeRawBufferPointer(start: p, count: Int(sqlite3_column_bytes(statement, Int32(i)))))
+    }
 }
 
 // MARK: - Text with NUL bytes (internal helpers)
