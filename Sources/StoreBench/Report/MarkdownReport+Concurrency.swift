@@ -18,10 +18,6 @@ extension MarkdownReport {
         return md
     }
 
-    private func metric(_ b: String, _ w: String, _ name: String) -> Double? {
-        results.cell(b, w, mainScale).flatMap { $0.isOK ? $0.metrics[name] : nil }
-    }
-
     func readScaling() -> String {
         let name = { (n: Int) in "concurrency.read.\(n)-threads" }
         let rows = backends.compactMap { b -> (String, [Double?])? in

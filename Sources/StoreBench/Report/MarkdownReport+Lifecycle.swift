@@ -12,10 +12,6 @@ extension MarkdownReport {
         return md + openTimes() + sizeThroughChurn()
     }
 
-    private func lifecycleMetric(_ b: String, _ w: String, _ scale: String, _ name: String) -> Double? {
-        results.cell(b, w, scale).flatMap { $0.isOK ? $0.metrics[name] : nil }
-    }
-
     func openTimes() -> String {
         let cold = "lifecycle.open.cold", warm = "lifecycle.open.warm"
         var md = ""
@@ -34,9 +30,9 @@ extension MarkdownReport {
             md += "|---|---:|---:|---:|---:|---:|---:|---:|\n"
             for b in shown {
                 let total = { (w: String) in results.cell(b, w, scale).flatMap { $0.isOK ? $0.nanosPerOperation : nil } }
-                md += "| \(b) | \(Format.nanos(lifecycleMetric(b, cold, scale, "open ns"))) | \(Format.nanos(lifecycleMetric(b, cold, scale, "first result ns"))) "
-                md += "| \(Format.nanos(total(cold))) | \(Format.percent(lifecycleMetric(b, cold, scale, "cached after drop %").map { $0 / 100 })) "
-                md += "| \(Format.nanos(lifecycleMetric(b, warm, scale, "open ns"))) | \(Format.nanos(lifecycleMetric(b, warm, scale, "first result ns"))) | \(Format.nanos(total(warm))) |\n"
+                md += "| \(b) | \(Format.nanos(metric(b, cold, "open ns", at: scale))) | \(Format.nanos(metric(b, cold, "first result ns", at: scale))) "
+                md += "| \(Format.nanos(total(cold))) | \(Format.percent(metric(b, cold, "cached after drop %", at: scale).map { $0 / 100 })) "
+                md += "| \(Format.nanos(metric(b, warm, "open ns", at: scale))) | \(Format.nanos(metric(b, warm, "first result ns", at: scale))) | \(Format.nanos(total(warm))) |\n"
             }
             md += "\n"
         }
@@ -55,7 +51,7 @@ extension MarkdownReport {
         md += "checkpoint; LMDB: the compacting copy `mdb_env_copy2(MDB_CP_COMPACT)`, renamed over the data file). Peak disk use is sampled every 2 ms "
         md += "in the store's directory (SQLite's `VACUUM` also writes a temporary copy in the temporary directory, not counted).\n\n"
         let series = shown.compactMap { b -> (String, [Double])? in
-            let v = phases.compactMap { lifecycleMetric(b, w, mainScale, $0.1) }
+            let v = phases.compactMap { metric(b, w, $0.1) }
             return v.count == phases.count ? (b, v.map { $0 / 1_048_576 }) : nil
         }
         if !series.isEmpty {
@@ -68,7 +64,7 @@ extension MarkdownReport {
         md += "| backend | after load | after churn | churn ÷ load | after compaction | compaction ÷ load | compaction time | peak disk while compacting | delete | update | insert |\n"
         md += "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
         for b in shown {
-            let m = { (name: String) in lifecycleMetric(b, w, mainScale, name) }
+            let m = { (name: String) in metric(b, w, name) }
             let load = m("size load bytes")
             let per = { (x: Double?) in x.flatMap { v in load.map { v / $0 } } }
             md += "| \(b) | \(Format.bytes(load)) | \(Format.bytes(m("size churn bytes"))) | \(Format.ratio(per(m("size churn bytes")))) "

@@ -36,6 +36,12 @@ public struct MarkdownReport {
     var scales: [String] { results.datasets.map(\.scale) }
     /// The largest scale of the run: summaries and charts use it.
     var mainScale: String { scales.last ?? "" }
+
+    /// A figure a workload reported (`WorkloadContext.report`) for a backend at a scale (the
+    /// main scale by default), or nil when the cell is missing or failed.
+    func metric(_ backend: String, _ workload: String, _ name: String, at scale: String? = nil) -> Double? {
+        results.cell(backend, workload, scale ?? mainScale).flatMap { $0.isOK ? $0.metrics[name] : nil }
+    }
     var failedCells: [CellResult] { results.cells.filter { $0.status == .failed || $0.status == .timeout } }
 
     /// Workloads compared in summaries: measured ones, not the loads that build stores twice over.
