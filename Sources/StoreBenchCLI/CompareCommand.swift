@@ -10,7 +10,9 @@ struct CompareCommand: ParsableCommand {
         abstract: "Diff two results files; print Markdown for a pull request; exit 0, 2 or 4.",
         discussion: """
             Exit status: 0 no change beyond noise, 2 a regression (or a cell that now fails), \
-            4 only improvements; 1 for unreadable input.
+            4 only improvements; 1 for unreadable input, 3 when the two files ran with different settings \
+            (durability, key distribution, datasets, a cell's parameters such as threads or a YCSB mix) and \
+            --allow-different-settings was not given.
 
             The default gate, allocations, compares allocation calls per operation: deterministic for a build, so \
             it does not flake on a shared runner, and a change of --tolerance calls per operation and --threshold \
@@ -40,6 +42,9 @@ struct CompareCommand: ParsableCommand {
     @Option(help: "With allocations: the smallest change in allocation calls per operation that counts.")
     var tolerance: Double = 0.5
 
+    @Flag(help: "Compare files whose runs had different settings (durability, distribution, datasets, parameters); the differences are printed first.")
+    var allowDifferentSettings = false
+
     func validate() throws {
         if let t = threshold, !(0..<1_000).contains(t) { throw ValidationError("--threshold must be 0…1000 (percent), got \(t)") }
         guard tolerance >= 0 else { throw ValidationError("--tolerance must be 0 or more, got \(tolerance)") }
@@ -53,6 +58,16 @@ struct CompareCommand: ParsableCommand {
         } catch {
             StandardError.write("storebench compare: \(error)\n")
             throw ExitCode(1)
+        }
+        let settings = SettingsDifference(base: b, new: n)
+        if !settings.isEmpty {
+            let list = settings.lines.map { "- \($0)" }.joined(separator: "\n")
+            guard allowDifferentSettings else {
+                StandardError.write("storebench compare: the two runs had different settings, so their numbers do not compare:\n\(list)\n"
+                    + "Run both with the same settings, or pass --allow-different-settings to compare them anyway.\n")
+                throw ExitCode(3)
+            }
+            print("> **Different settings** (compared anyway, --allow-different-settings):\n" + settings.lines.map { "> - \($0)" }.joined(separator: "\n") + "\n")
         }
         let comparison = ResultsComparison(base: b, new: n, metric: metric, threshold: threshold.map { $0 / 100 }, tolerance: tolerance)
         print(comparison.markdown(), terminator: "")

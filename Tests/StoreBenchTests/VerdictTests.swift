@@ -39,7 +39,7 @@ import Testing
         let tie = try #require(WorkloadVerdict(workload: "query.count", cells: [close, lmdb]))
         #expect(!tie.isSignificant)
         #expect(Set(tie.tied) == ["lmdb", "sqlite"])
-        let md = MarkdownReport(CompareAndReportTests.results([close, lmdb])).summary()
+        let md = ResultsView(CompareAndReportTests.results([close, lmdb])).summary()
         #expect(md.contains("tie: `lmdb`, `sqlite`"), "\(md)")
     }
 

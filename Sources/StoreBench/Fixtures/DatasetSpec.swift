@@ -106,7 +106,7 @@ public struct DatasetSpec: Codable, Sendable, Hashable {
         let o = operations
         try check([o.single, o.batched, o.batchSize, o.bulk, o.chunk, o.queries, o.slowQueries, o.scans, rows.fetch, rows.insert].allSatisfy { $0 > 0 },
                   "operation and row counts must be positive")
-        if let y = ycsb { try check(y.recordCount >= 1 && y.operationCount >= 0, "ycsb.recordCount must be positive and ycsb.operationCount not negative") }
+        if let y = ycsb { try check(y.recordCount >= 1 && y.operationCount >= 0, "the ycsb block's recordCount must be positive and its operationCount not negative") }
         try check(o.single <= comments / 4 && o.batched <= comments / 4, "operations.single and .batched must not exceed a quarter of the comments")
     }
 }

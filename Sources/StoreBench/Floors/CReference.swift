@@ -25,7 +25,7 @@ public enum CReferenceFloors {
     }
 
     static func notPart(_ what: String, _ engine: String) -> BenchError {
-        BenchError("\(what) is not part of the C reference (c:\(engine) runs rows.load, rows.insert and rows.fetch only)")
+        BenchError("\(what) is not part of the C reference (c:\(engine) runs the rows workloads only)")
     }
 }
 
@@ -91,11 +91,11 @@ final class CReferenceFloor: Floor {
         return Int(truncatingIfNeeded: sink)
     }
 
-    func storeSocial(_ records: [Record], links: [SocialLink]) throws { throw CReferenceFloors.notPart("memory.load", engine) }
-    func insertUsers(_ users: [UserInput], timer: OperationTimer) throws { throw CReferenceFloors.notPart("batch.bulk-insert", engine) }
-    func readPosts(_ ids: [Int64], perTransaction: Int, timer: OperationTimer) throws -> Int { throw CReferenceFloors.notPart("crud.read-pk", engine) }
-    func rereadPosts(_ hot: [Int64], rounds: Int, timer: OperationTimer) throws -> Int { throw CReferenceFloors.notPart("crud.read-pk.hot", engine) }
-    func scanPosts(timer: OperationTimer) throws -> Int { throw CReferenceFloors.notPart("query.full-scan", engine) }
+    func storeSocial(_ records: [Record], links: [SocialLink]) throws { throw CReferenceFloors.notPart("storeSocial", engine) }
+    func insertUsers(_ users: [UserInput], timer: OperationTimer) throws { throw CReferenceFloors.notPart("insertUsers", engine) }
+    func readPosts(_ ids: [Int64], perTransaction: Int, timer: OperationTimer) throws -> Int { throw CReferenceFloors.notPart("readPosts", engine) }
+    func rereadPosts(_ hot: [Int64], rounds: Int, timer: OperationTimer) throws -> Int { throw CReferenceFloors.notPart("rereadPosts", engine) }
+    func scanPosts(timer: OperationTimer) throws -> Int { throw CReferenceFloors.notPart("scanPosts", engine) }
 
     private func live() throws -> OpaquePointer {
         guard let handle else { throw BenchError("c reference (\(engine)): closed") }

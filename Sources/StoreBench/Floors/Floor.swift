@@ -64,8 +64,8 @@ extension Floor {
     }
 }
 
-/// The built-in floor programs: one bare C-API floor per engine, and the C reference that
-/// checks each floor on the rows workloads.
+/// The built-in floor programs: one bare C-API floor per engine (and, from the rows suite, the C
+/// reference that checks each floor on the rows workloads: `builtin`).
 public enum Floors {
     public static let sqlite = FloorProgram(id: .floor("sqlite"), engine: "sqlite",
                                             summary: "Bare sqlite3 C API loops, no abstraction") { dir, durability in
@@ -77,24 +77,15 @@ public enum Floors {
         try LMDBFloor(directory: dir.path, durability: durability)
     }
 
-    /// The rows workloads in plain C (`Sources/CReference`), checking `floor:<engine>`.
-    public static func cReference(_ engine: String) -> FloorProgram {
-        FloorProgram(id: .reference("c:\(engine)"), engine: engine, checks: .floor(engine),
-                     workloads: ["rows.load", "rows.insert", "rows.fetch"],
-                     summary: "The rows workloads as plain C over the \(engine) C API: the physical limit the Swift floor is checked against") { dir, durability in
-            try CReferenceFloors.open(engine: engine, directory: dir, durability: durability)
-        }
-    }
-
-    /// Every built-in program, floors first.
-    public static let builtin: [FloorProgram] = [sqlite, lmdb, cReference("sqlite"), cReference("lmdb")]
+    /// The bare C-API floors, one per engine (`builtin` adds the references that check them).
+    public static let floors: [FloorProgram] = [sqlite, lmdb]
 
     /// The engines with a floor.
-    public static var engines: [String] { builtin.filter { $0.id.kind == .floor }.map(\.engine) }
+    public static var engines: [String] { floors.map(\.engine) }
 
     /// The floor of `engine`, over a store in `directory` (created when missing).
     public static func open(engine: String, directory: URL, durability: Durability) throws -> any Floor {
-        guard let p = builtin.first(where: { $0.id == .floor(engine) }) else {
+        guard let p = floors.first(where: { $0.id == .floor(engine) }) else {
             throw BenchError("no floor for engine '\(engine)'; floors exist for \(engines.joined(separator: ", "))")
         }
         return try p.open(directory, durability: durability)

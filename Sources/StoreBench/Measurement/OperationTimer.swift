@@ -108,7 +108,7 @@ public final class OperationTimer {
     }
 
     /// Reports a figure beside the time (see `metrics`).
-    public func report(_ name: String, _ value: Double) { metrics[name] = value }
+    public func report(_ figure: Figure, _ value: Double) { metrics[figure.name] = value }
 
     /// Adds a span the caller measured with `MonotonicClock.now()`, shared by `n` operations
     /// (a statement whose row count is known only afterwards, a floor's own loop).

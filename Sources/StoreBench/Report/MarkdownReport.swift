@@ -1,16 +1,25 @@
 import Foundation
 import StoreConformance
 
-/// Renders run results as the Markdown report: setup, winners, "Which backend?", charts, a
-/// table per workload, memory and disk, failures, the feature matrix and the method.
+/// Renders run results as the Markdown report: setup, winners, "Which backend?", charts, each
+/// suite's sections, a table per workload, failures, the feature matrix and the method.
 ///
 /// ```swift
 /// let md = MarkdownReport(try RunResults.read("Reports/latest.json")).render()
 /// ```
 public struct MarkdownReport {
     public let results: RunResults
+    let view: ResultsView
+    /// The suites of the run's categories, in the order their first workload ran.
+    let suites: [any WorkloadSuite]
 
-    public init(_ results: RunResults) { self.results = results }
+    /// `results` as read; what an older file did not record is taken from this build's suites.
+    public init(_ results: RunResults) {
+        let completed = Suites.completing(results)
+        self.results = completed
+        view = ResultsView(completed)
+        suites = view.categories.compactMap(Suites.suite(of:))
+    }
 
     /// Section titles in order; tests check a report has them all.
     public static let sections = [
@@ -22,59 +31,31 @@ public struct MarkdownReport {
         var md = "# StoreBench report\n\n"
         md += "Generated \(ISO8601DateFormatter().string(from: results.generatedAt)) by `\(results.command)` "
         md += "in \(Int(results.durationSeconds.rounded())) s: \(results.cells.count) cells, "
-        md += "\(results.cells.filter(\.isOK).count) measured, \(failedCells.count) failed.\n\n"
+        md += "\(results.cells.filter(\.isOK).count) measured, \(view.failedCells.count) failed.\n\n"
         if results.interrupted == true {
             md += "> **Interrupted**\(results.interruptedBy.map { " (\($0))" } ?? "") after \(results.cells.count) of \(results.plannedCells ?? results.cells.count) cells: the tables hold only what ran.\n\n"
         }
-        let parts: [String] = [setup(), summary(), advice(), charts(), concurrency(), ycsb(), lifecycle(), workloadTables(), memoryTables(), failures(), featureMatrix(), method()]
+        let parts: [String] = [view.setup(), view.summary(), advice(), charts(), parts(.section), view.workloadTables(),
+                               parts(.afterWorkloads), view.failures(), view.featureMatrix(), view.method()]
         return md + parts.joined()
     }
 
-    // MARK: Shared lookups (internal)
-
-    var backends: [String] { results.targets.filter { $0.id.isBackend }.map(\.id.name) }
-    var scales: [String] { results.datasets.map(\.scale) }
-    /// The largest scale of the run: summaries and charts use it.
-    var mainScale: String { scales.last ?? "" }
-
-    /// A figure a workload reported (`WorkloadContext.report`) for a backend at a scale (the
-    /// main scale by default), or nil when the cell is missing or failed.
-    func metric(_ backend: String, _ workload: String, _ name: String, at scale: String? = nil) -> Double? {
-        results.cell(backend, workload, scale ?? mainScale).flatMap { $0.isOK ? $0.metrics[name] : nil }
-    }
-    var failedCells: [CellResult] { results.cells.filter { $0.status == .failed || $0.status == .timeout } }
-
-    /// Workloads compared in summaries: measured ones, not the loads that build stores twice over.
-    var comparedWorkloads: [RunResults.WorkloadInfo] {
-        results.workloads.filter { $0.category != .selftest && $0.name != "rows.load" }
+    /// Every suite's part at `placement`, in order.
+    func parts(_ placement: ReportPlacement) -> String {
+        suites.map { $0.report(placement, view) }.joined()
     }
 
-    func cells(_ workload: String, _ scale: String, backendsOnly: Bool = true) -> [CellResult] {
-        results.cells.filter { $0.workload == workload && $0.scale == scale && $0.isOK && $0.nanosPerOperation != nil
-            && (!backendsOnly || $0.isBackend) }
+    func advice() -> String {
+        view.useCaseGroups() + parts(.advice) + view.adviceNotes()
     }
 
-    /// Each backend's time per operation ÷ the fastest backend's, for one workload and scale:
-    /// the median of the per-round ratios, with its interval.
-    func relativeToFastest(_ workload: String, _ scale: String) -> [String: Estimate] {
-        let cs = cells(workload, scale)
-        guard let best = cs.min(by: { $0.nanosPerOperation! < $1.nanosPerOperation! }), best.nanosPerOperation! > 0 else { return [:] }
-        var out: [String: Estimate] = [:]
-        for c in cs { out[c.target.name] = c.ratio(to: best) }
-        return out
+    func charts() -> String {
+        let charted = Set(view.categories.filter { Suites.suite(of: $0)?.chartedByCategory ?? true })
+        return view.chartsIntro() + view.categoryCharts(charted) + parts(.charts) + view.scaleCharts()
     }
+}
 
-    /// The verdict of each compared workload at `scale`.
-    func verdicts(_ scale: String) -> [WorkloadVerdict] {
-        comparedWorkloads.compactMap { WorkloadVerdict(workload: $0.name, cells: cells($0.name, scale)) }
-    }
-
-    /// The lowest confidence of the run's intervals, as the report states it.
-    var intervalConfidence: Double {
-        results.cells.compactMap { $0.time?.confidence }.filter { $0 > 0 }.min() ?? 0
-    }
-
-    // MARK: Sections
+extension ResultsView {
 
     func setup() -> String {
         let m = results.machine
@@ -135,7 +116,7 @@ public struct MarkdownReport {
         md += "as medians of per-round ratios with their intervals in brackets, allocation calls and requested bytes per operation "
         md += "(deterministic for a build), and the cell process's peak resident memory. For a reference program (_c:…_, _plain:…_), "
         md += "× floor is the time of the target it checks ÷ its own.\n\n"
-        for category in WorkloadCategory.allCases {
+        for category in categories {
             let ws = results.workloads.filter { $0.category == category }
             guard !ws.isEmpty else { continue }
             md += "### \(category.rawValue)\n\n"
@@ -169,31 +150,6 @@ public struct MarkdownReport {
                     md += "\n"
                 }
             }
-        }
-        return md
-    }
-
-    func memoryTables() -> String {
-        var md = "## Memory and disk\n\n"
-        md += "From `memory.load` (load the whole social dataset, then close) and `memory.walk` (read every record of every entity). "
-        md += "Resident after load is the cell process's growth from before the store opened; the walk peak is the growth of the "
-        md += "peak during the walk; disk is what the store's files occupy after closing. LMDB reads through a memory map, so its "
-        md += "resident figures include file pages the kernel can drop under pressure; SQLite's page cache is private memory.\n\n"
-        for scale in scales {
-            guard let d = results.datasets.first(where: { $0.scale == scale }) else { continue }
-            md += "\(scale) scale (\(Format.count(d.records)) records):\n\n"
-            md += "| backend | load | resident after load | per record in memory | walk peak | disk | per record on disk |\n"
-            md += "|---|---:|---:|---:|---:|---:|---:|\n"
-            for b in backends {
-                let load = results.cell(b, "memory.load", scale)
-                let walk = results.cell(b, "memory.walk", scale)
-                guard load != nil || walk != nil else { continue }
-                let resident = load?.metrics["residentAfterLoadBytes"]
-                md += "| \(b) | \(Format.rate(load?.operationsPerSecond)) | \(Format.bytes(resident)) | "
-                md += "\(Format.bytes(resident.map { $0 / Double(d.records) })) | \(Format.bytes(walk?.metrics["walkPeakBytes"])) | "
-                md += "\(Format.bytes(load?.diskBytes)) | \(Format.bytes(load?.diskBytes.map { Double($0) / Double(d.records) })) |\n"
-            }
-            md += "\n"
         }
         return md
     }

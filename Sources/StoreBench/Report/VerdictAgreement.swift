@@ -20,7 +20,7 @@ public struct VerdictAgreement: Sendable {
     public let contradictions: [Contradiction]
 
     public init(base: RunResults, new: RunResults) {
-        let a = MarkdownReport(base), b = MarkdownReport(new)
+        let a = ResultsView(Suites.completing(base)), b = ResultsView(Suites.completing(new))
         var compared = 0, sigA = 0, sigB = 0, agreeing = 0
         var contradictions: [Contradiction] = []
         for scale in a.scales where b.scales.contains(scale) {

@@ -24,6 +24,8 @@ public protocol RunProgress: AnyObject {
 /// Thread safety: `run` blocks the calling thread until every cell has ended.
 public final class BenchmarkRunner {
     public private(set) var plan: RunPlan
+    /// How cells run: each in a child process (the default), or in this process.
+    public var launch = CellLaunch.childProcess
     let executable: URL
     let workDirectory: URL
     weak var progress: RunProgress?
@@ -54,21 +56,26 @@ public final class BenchmarkRunner {
     public func run() throws -> RunResults {
         let started = Date()
         plan.backendCapabilities = Self.capabilities(of: plan.backends, in: workDirectory)
-        let specs = try plan.scales.map { try DatasetSpec.load(scale: $0, fixtures: plan.fixtures) }
-        var facts = Self.measureRunnerOverhead()
-        facts.allocationCounting = plan.countAllocations && plan.measure == .time && AllocationCounter.isAvailable
-        facts.hardwareCounters = HardwareCounter.availability
-        progress?.note(String(format: "runner overhead %.2f ns per operation; clock reading %.0f ns", facts.overheadNanosPerOperation, facts.clockReadingNanos))
-        let datasets = specs.map { spec -> RunResults.DatasetInfo in
-            let g = SocialGenerator(spec)
-            return .init(scale: spec.name, seed: spec.seed, checksum: g.checksum().hex, users: g.users, posts: g.posts,
-                         comments: g.comments, tags: g.tags, rows: spec.rows.fetch)
-        }
-
+        let datasets = try plan.scales.map { try Self.datasetInfo(DatasetSpec.load(scale: $0, fixtures: plan.fixtures)) }
+        let facts = runnerFacts()
         let executable = plan.measure == .instructions ? try Self.withoutDebugInfo(self.executable, in: workDirectory) : self.executable
-        let planned = plan.cells().count
-        progress?.begin(cells: planned)
+        var progressState = RunState(planned: plan.cells().count, executable: executable, minimumSpan: UInt64(facts.minimumSpanNanos))
+        progress?.begin(cells: progressState.planned)
+        runScales(&progressState)
+        if isInterrupted { progress?.note("interrupted: \(progressState.index) cells ran; writing what they measured") }
+        let cells = Self.withFloorRatios(CellResult.pooledRounds(progressState.results, figures: Suites.figuresByName),
+                                         programs: plan.selectedPrograms)
+        try? FileManager.default.removeItem(at: workDirectory.appendingPathComponent("templates"))
+        return results(cells, state: progressState, datasets: datasets, facts: facts, started: started)
+    }
+
+    /// What the run has done so far (internal).
+    struct RunState {
+        let planned: Int
+        let executable: URL
+        let minimumSpan: UInt64
         var results: [CellResult] = []
+        /// Loads that failed: the cells that copy them are skipped.
         var failedLoads = Set<CellKey>()
         /// Cells that failed or timed out in a round: their later rounds are not run.
         var broken = Set<CellKey>()
@@ -76,53 +83,81 @@ public final class BenchmarkRunner {
         var extraSeconds = 0.0
         var extraRounds = 0
         var grown = 0
-        /// Runs cells in order; false once the run is interrupted.
-        func runAll(_ cells: [RunPlan.Cell]) -> Bool {
-            for cell in cells where !broken.contains(cell.key) {
-                if isInterrupted { return false }
-                let label = "\(cell.key)" + (plan.rounds > 1 && !cell.workload.loadsDataset ? " round \(cell.round + 1)" : "")
-                progress?.cellStarted(index: index, label: label)
-                let template = CellKey(cell.target, WorkloadRegistry.loader(of: cell.workload.dataset)?.name ?? "", cell.scale)
-                let result: CellResult
-                if !cell.workload.loadsDataset && cell.workload.category != .selftest && failedLoads.contains(template) {
-                    result = skeleton(cell, status: .skipped, reason: "the load this cell copies failed", wall: 0)
-                } else {
-                    result = runCell(cell, index: index, template: template, executable: executable,
-                                     minimumSpan: UInt64(facts.minimumSpanNanos))
-                    if cell.workload.loadsDataset && !result.isOK { failedLoads.insert(template) }
-                }
-                if result.status == .failed || result.status == .timeout { broken.insert(cell.key) }
-                results.append(result)
-                progress?.cellFinished(index: index, label: label, result: result)
-                index += 1
-            }
-            return true
-        }
-        scales: for scale in plan.scales {
-            guard runAll(plan.loads(scale)) else { break }
-            for w in plan.measuredWorkloads {
-                var round = 0
-                while true {
-                    let roundStarted = Date()
-                    guard runAll(plan.round(round, of: w, scale)) else { break scales }
-                    if round >= plan.rounds(of: w).planned { extraSeconds += Date().timeIntervalSince(roundStarted) }
-                    round += 1
-                    guard round >= plan.rounds(of: w).planned else { continue }
-                    guard round < plan.rounds(of: w).most, extraSeconds < plan.extraRoundsBudget,
-                          let wide = Self.widestSpread(results, w.name, scale), wide.spread > plan.spreadGoal else { break }
-                    extraRounds += 1
-                    let more = plan.round(round, of: w, scale).count
-                    grown += more
-                    progress?.planGrew(by: more)
-                    progress?.note(String(format: "%@ %@: %@ spread ±%.0f%% > ±%.0f%%; round %d", w.name, scale, wide.target.description,
-                                          wide.spread * 50, plan.spreadGoal * 50, round + 1))
-                }
-            }
-        }
-        if isInterrupted { progress?.note("interrupted: \(index) cells ran; writing what they measured") }
-        results = Self.withFloorRatios(CellResult.pooledRounds(results), programs: plan.selectedPrograms)
-        try? FileManager.default.removeItem(at: workDirectory.appendingPathComponent("templates"))
+    }
 
+    /// The dataset a scale's cells use, as the results describe it.
+    static func datasetInfo(_ spec: DatasetSpec) -> RunResults.DatasetInfo {
+        let g = SocialGenerator(spec)
+        return .init(scale: spec.name, seed: spec.seed, checksum: g.checksum().hex, users: g.users, posts: g.posts,
+                     comments: g.comments, tags: g.tags, rows: spec.rows.fetch)
+    }
+
+    /// The runner's own cost and what it can count, noted in the progress.
+    private func runnerFacts() -> RunResults.RunnerFacts {
+        var facts = Self.measureRunnerOverhead()
+        facts.allocationCounting = plan.countAllocations && plan.measure == .time && AllocationCounter.isAvailable
+        facts.hardwareCounters = HardwareCounter.availability
+        progress?.note(String(format: "runner overhead %.2f ns per operation; clock reading %.0f ns", facts.overheadNanosPerOperation, facts.clockReadingNanos))
+        return facts
+    }
+
+    /// Per scale: the loads, then each workload round after round, with extra rounds for noisy ones.
+    private func runScales(_ state: inout RunState) {
+        for scale in plan.scales {
+            guard runAll(plan.loads(scale), &state) else { return }
+            for w in plan.measuredWorkloads {
+                guard runRounds(of: w, scale, &state) else { return }
+            }
+        }
+    }
+
+    /// A workload's planned rounds, then extra ones while its widest interval stays over the
+    /// goal and the budget lasts; false once the run is interrupted.
+    private func runRounds(of w: Workload, _ scale: String, _ state: inout RunState) -> Bool {
+        var round = 0
+        while true {
+            let roundStarted = Date()
+            guard runAll(plan.round(round, of: w, scale), &state) else { return false }
+            if round >= plan.rounds(of: w).planned { state.extraSeconds += Date().timeIntervalSince(roundStarted) }
+            round += 1
+            guard round >= plan.rounds(of: w).planned else { continue }
+            guard round < plan.rounds(of: w).most, state.extraSeconds < plan.extraRoundsBudget,
+                  let wide = Self.widestSpread(state.results, w.name, scale), wide.spread > plan.spreadGoal else { return true }
+            state.extraRounds += 1
+            let more = plan.round(round, of: w, scale).count
+            state.grown += more
+            progress?.planGrew(by: more)
+            progress?.note(String(format: "%@ %@: %@ spread ±%.0f%% > ±%.0f%%; round %d", w.name, scale, wide.target.description,
+                                  wide.spread * 50, plan.spreadGoal * 50, round + 1))
+        }
+    }
+
+    /// Runs cells in order; false once the run is interrupted.
+    private func runAll(_ cells: [RunPlan.Cell], _ state: inout RunState) -> Bool {
+        for cell in cells where !state.broken.contains(cell.key) {
+            if isInterrupted { return false }
+            let label = "\(cell.key)" + (plan.rounds > 1 && !cell.workload.loadsDataset ? " round \(cell.round + 1)" : "")
+            progress?.cellStarted(index: state.index, label: label)
+            let template = CellKey(cell.target, WorkloadRegistry.loader(of: cell.workload.dataset)?.name ?? "", cell.scale)
+            let result: CellResult
+            let inProfiles = Suites.suite(of: cell.workload.category)?.inProfiles ?? true
+            if !cell.workload.loadsDataset && inProfiles && state.failedLoads.contains(template) {
+                result = skeleton(cell, status: .skipped, reason: "the load this cell copies failed", wall: 0)
+            } else {
+                result = runCell(cell, index: state.index, template: template, executable: state.executable, minimumSpan: state.minimumSpan)
+                if cell.workload.loadsDataset && !result.isOK { state.failedLoads.insert(template) }
+            }
+            if result.status == .failed || result.status == .timeout { state.broken.insert(cell.key) }
+            state.results.append(result)
+            progress?.cellFinished(index: state.index, label: label, result: result)
+            state.index += 1
+        }
+        return true
+    }
+
+    /// The results file of the run: the cells, the kit's results, what ran and how.
+    private func results(_ cells: [CellResult], state: RunState, datasets: [RunResults.DatasetInfo],
+                         facts: RunResults.RunnerFacts, started: Date) -> RunResults {
         var conformance: [ConformanceReport] = []
         if plan.runConformance && !isInterrupted {
             progress?.note("running the conformance kit for the feature matrix")
@@ -130,19 +165,27 @@ public final class BenchmarkRunner {
         }
         let targets = plan.backends.map { RunResults.TargetInfo(id: .backend($0.name), engine: $0.engine, summary: $0.summary) }
             + plan.selectedPrograms.map { RunResults.TargetInfo(id: $0.id, engine: $0.engine, summary: $0.summary, checks: $0.checks) }
-        let workloads = plan.workloads.map { RunResults.WorkloadInfo(name: $0.name, category: $0.category, summary: $0.summary, hasFloor: $0.hasFloor) }
         var out = RunResults(generatedAt: started, command: plan.command, profile: plan.profile, durability: plan.durability,
                              repetitions: plan.repetitions, warmup: plan.warmup, machine: .current(), runner: facts,
-                             datasets: datasets, targets: targets, workloads: workloads, cells: results,
+                             datasets: datasets, targets: targets, workloads: plan.workloads.map(Self.info), cells: cells,
                              conformance: conformance, durationSeconds: Date().timeIntervalSince(started),
-                             interrupted: isInterrupted ? true : nil, plannedCells: planned + grown,
+                             interrupted: isInterrupted ? true : nil, plannedCells: state.planned + state.grown,
                              rounds: plan.rounds > 1 ? plan.rounds : nil)
         out.interruptedBy = interruptingSignal.map(Self.signalName)
         out.maxRounds = plan.maxRounds > plan.rounds ? plan.maxRounds : nil
         out.distribution = plan.distribution == .uniform ? nil : plan.distribution
         out.measure = plan.measure
-        out.extraRounds = extraRounds
+        out.extraRounds = state.extraRounds
+        let categories = Set(plan.workloads.map(\.category))
+        out.figures = Suites.registered.filter { categories.contains($0.category) }.flatMap(\.figures)
         return out
+    }
+
+    /// What the results say of a workload: its suite's use cases, whether it is compared, charted across scales.
+    static func info(_ w: Workload) -> RunResults.WorkloadInfo {
+        RunResults.WorkloadInfo(name: w.name, category: w.category, summary: w.summary, hasFloor: w.hasFloor,
+                                useCases: Suites.suite(of: w.category)?.useCases(of: w.name) ?? [],
+                                compared: w.isCompared, acrossScales: w.chartedAcrossScales)
     }
 
     /// What each backend supports: each opened once on an empty store in `directory`. A
@@ -211,7 +254,7 @@ public final class BenchmarkRunner {
         spec.workloadFile = cell.workload.definitionFile
         let started = Date()
         let process = CellProcess(executable: executable, timeout: plan.cellTimeout * (plan.measure == .instructions ? 20 : 1))
-        let ending = process.run(spec) { [unowned self] in self.isInterrupted }
+        let ending = launch.run(spec, process) { [unowned self] in self.isInterrupted }
         let wall = Date().timeIntervalSince(started)
         switch ending {
         case .finished(let outcome, let instructions):
@@ -234,8 +277,12 @@ public final class BenchmarkRunner {
     private func skeleton(_ cell: RunPlan.Cell, status: CellResult.Status, reason: String?, wall: Double) -> CellResult {
         let engine = cell.target.isBackend ? plan.backends.first { $0.name == cell.target.name }?.engine ?? cell.target.name
             : plan.selectedPrograms.first { $0.id == cell.target }?.engine ?? cell.target.name
-        return CellResult(target: cell.target, engine: engine, workload: cell.workload.name, category: cell.workload.category,
-                          scale: cell.scale, status: status, reason: reason, wallSeconds: wall)
+        var r = CellResult(target: cell.target, engine: engine, workload: cell.workload.name, category: cell.workload.category,
+                           scale: cell.scale, status: status, reason: reason, wallSeconds: wall)
+        r.parameters = [Parameter.scale.name: cell.scale, Parameter.durability.name: plan.durability.rawValue,
+                        Parameter.distribution.name: plan.distribution.rawValue, Parameter.repetitions.name: String(plan.repetitions),
+                        Parameter.warmup.name: String(plan.warmup)]
+        return r
     }
 
     /// Sets each backend cell's ratio to its engine's floor on the same workload and scale, and
@@ -246,7 +293,7 @@ public final class BenchmarkRunner {
         for c in cells where c.isOK && c.nanosPerOperation != nil { byKey[c.key] = c }
         return cells.map { c in
             var c = c
-            guard c.isOK, c.nanosPerOperation != nil, c.category != .selftest,
+            guard c.isOK, c.nanosPerOperation != nil,
                   WorkloadRegistry.loader(of: .social)?.name != c.workload, WorkloadRegistry.loader(of: .rows)?.name != c.workload
             else { return c }
             switch c.target.kind {

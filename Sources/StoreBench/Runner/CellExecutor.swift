@@ -34,7 +34,6 @@ public struct CellExecutor {
             throw BenchError("unknown workload '\(spec.workload)'")
         }
         let dataset = try DatasetSpec.load(scale: spec.scale, fixtures: URL(fileURLWithPath: spec.fixtures))
-        let generator = SocialGenerator(dataset)
         let residentAtStart = ResidentMemory.current() ?? 0
         let template = URL(fileURLWithPath: spec.template)
         let store = workload.loadsDataset ? template : URL(fileURLWithPath: spec.work).appendingPathComponent("store")
@@ -46,77 +45,17 @@ public struct CellExecutor {
         } else {
             try StoreCopy.replace(store, with: template)
         }
-
+        var cell = CellRun(spec: spec, workload: workload, generator: SocialGenerator(dataset), target: target,
+                           store: store, template: template, residentAtStart: residentAtStart)
         var opened = try target.open(store, durability: spec.durability)
-        var samples: [Double] = []
-        var operations = 0
-        var spans = 0
-        var histogram = OperationTimer.emptyHistogram()
-        var metrics: [String: Double] = [:]
-        var sink = 0
-        var allocations: AllocationCount?
-        var cpuInstructions: Int64? = 0
-        let cpu = spec.measure == .time ? try? HardwareCounter.open().get() : nil
-        let measured = workload.loadsDataset ? 1 : spec.repetitions
-        let counted = spec.countAllocations && !workload.loadsDataset && spec.measure == .time && AllocationCounter.isAvailable
-        let total = (workload.loadsDataset ? 1 : spec.warmup + spec.repetitions) + (counted ? 1 : 0)
         do {
-            for rep in 0..<total {
-                if rep > 0 && workload.mutatesStore && workload.dataset != .empty {
-                    try opened.close()
-                    try StoreCopy.replace(store, with: template)
-                    opened = try target.open(store, durability: spec.durability)
-                }
-                let isCounted = counted && rep == total - 1
-                let isMeasured = !isCounted && rep >= total - (counted ? 1 : 0) - measured
-                let ctx = WorkloadContext(generator: generator, workload: workload.name, repetition: rep,
-                                          storeDirectory: store, residentAtStart: residentAtStart)
-                ctx.isWarmUp = !isCounted && !isMeasured
-                ctx.metrics = metrics
-                ctx.keyDistribution = spec.distribution
-                ctx.fixtures = URL(fileURLWithPath: spec.fixtures)
-                if case .backend(let d) = target {
-                    let durability = spec.durability
-                    ctx.reopen = { schema, plan in try d.open(schema, store, StoreOptions(durability: durability, migrations: plan)) }
-                    ctx.openStore = { schema, directory in try d.open(schema, directory, StoreOptions(durability: durability)) }
-                    ctx.compact = d.compact.map { compact in { try compact(BenchSchema.schema, store, StoreOptions(durability: durability)) } }
-                }
-                let prepared = try workload.prepare(ctx)
-                let timer = OperationTimer(minimumSpan: spec.minimumSpan, budget: ctx.isWarmUp ? Self.warmUpBudget : nil)
-                if isCounted {
-                    let c = try AllocationCounter.counting(allThreads: false) { try opened.run(prepared, timer) }
-                    sink &+= c.result
-                    let ops = Double(max(1, timer.operations))
-                    allocations = AllocationCount(callsPerOperation: Double(c.tally.calls) / ops, bytesPerOperation: Double(c.tally.bytes) / ops)
-                } else if isMeasured {
-                    if let cpu {
-                        let c = try cpu.counting { try Self.measuredRegion { try opened.run(prepared, timer) } }
-                        sink &+= c.result
-                        cpuInstructions = c.instructions.flatMap { n in cpuInstructions.map { $0 + n } }
-                    } else {
-                        sink &+= try Self.measuredRegion { try opened.run(prepared, timer) }
-                    }
-                    samples.append(Double(timer.elapsed) / 1e9)
-                    operations = timer.operations
-                    spans = timer.spans
-                    histogram.add(timer.histogram)
-                    metrics.merge(timer.metrics) { _, new in new }
-                } else {
-                    sink &+= try opened.run(prepared, timer)
-                }
-                prepared.teardown()
-                metrics.merge(ctx.metrics) { _, new in new }
-            }
+            for rep in 0..<cell.repetitions { try cell.repetition(rep, &opened) }
             try opened.close()
         } catch {
             try? opened.close()
             throw error
         }
-        metrics["sink"] = Double(sink & 0xFFFF)
-        let cpuPerOp = cpu == nil ? nil : cpuInstructions.map { Double($0) / Double(max(1, operations * samples.count)) }
-        return CellOutcome(samples: samples, operations: operations, spans: spans, latency: LatencySummary(histogram),
-                           peakResidentBytes: ResidentMemory.peak(), diskBytes: Self.allocatedBytes(store), metrics: metrics,
-                           allocations: allocations, cpuInstructionsPerOperation: cpuPerOp)
+        return cell.outcome()
     }
 
     /// How long a warm-up repetition's timed operations run (see `OperationTimer.budget`): a

@@ -16,64 +16,88 @@ struct CellProcess {
     }
 
     func run(_ spec: CellSpec, shouldStop: () -> Bool = { false }) -> Ending {
-        let fm = FileManager.default
         let work = URL(fileURLWithPath: spec.work)
-        try? fm.createDirectory(at: work, withIntermediateDirectories: true)
-        let specURL = work.appendingPathComponent("cell.json")
-        let logURL = work.appendingPathComponent("output.log")
-        do {
-            try JSONEncoder().encode(spec).write(to: specURL)
-            _ = fm.createFile(atPath: logURL.path, contents: nil)
-        } catch {
-            return .failed(reason: "cannot write the cell's files in \(work.path): \(error)", tail: "")
-        }
-        guard let log = try? FileHandle(forWritingTo: logURL) else {
-            return .failed(reason: "cannot open \(logURL.path)", tail: "")
+        let files = CellFiles(work)
+        let log: FileHandle
+        switch files.create(spec) {
+        case .success(let handle): log = handle
+        case .failure(let reason): return .failed(reason: reason.message, tail: "")
         }
         defer { try? log.close() }
-
-        let callgrindOut = work.appendingPathComponent("callgrind.out")
-        let process: Process
-        if spec.measure == .instructions {
-            process = .child(URL(fileURLWithPath: "/usr/bin/env"),
-                             ["valgrind", "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=sb_measured_region",
-                              "--callgrind-out-file=\(callgrindOut.path)", executable.path, "cell", "--spec", specURL.path],
-                             output: log)
-        } else {
-            process = .child(executable, ["cell", "--spec", specURL.path], output: log)
-        }
+        let process = child(spec, files, log)
         do {
             try process.run()
         } catch {
             return .failed(reason: "cannot start \(executable.path): \(error)", tail: "")
         }
-        let deadline = Date().addingTimeInterval(timeout)
-        if process.waits(until: deadline, polling: 0.01, stop: shouldStop) {
+        if process.waits(until: Date().addingTimeInterval(timeout), polling: 0.01, stop: shouldStop) {
             let stopping = shouldStop()
-            process.terminate()
-            let grace = Date().addingTimeInterval(3)
-            if process.waits(until: grace, polling: 0.01) { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-            return stopping ? .stopped : .timedOut(tail: Self.tail(logURL))
+            Self.end(process)
+            return stopping ? .stopped : .timedOut(tail: Self.tail(files.log))
         }
         process.waitUntilExit()
         if shouldStop() { return .stopped }
-        let tail = Self.tail(logURL)
+        return ending(of: process, spec, files)
+    }
+
+    /// The files of one cell's child: its spec, its output, callgrind's counts.
+    struct CellFiles {
+        let spec: URL, log: URL, callgrind: URL
+        init(_ work: URL) {
+            spec = work.appendingPathComponent("cell.json")
+            log = work.appendingPathComponent("output.log")
+            callgrind = work.appendingPathComponent("callgrind.out")
+        }
+
+        /// Writes the spec and an empty log; the log's handle, or why not.
+        func create(_ cell: CellSpec) -> Result<FileHandle, BenchError> {
+            let work = spec.deletingLastPathComponent()
+            try? FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+            do {
+                try JSONEncoder().encode(cell).write(to: spec)
+                _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+            } catch {
+                return .failure(BenchError("cannot write the cell's files in \(work.path): \(error)"))
+            }
+            guard let handle = try? FileHandle(forWritingTo: log) else { return .failure(BenchError("cannot open \(log.path)")) }
+            return .success(handle)
+        }
+    }
+
+    /// The child: `cell --spec FILE`, under callgrind when counting instructions.
+    private func child(_ spec: CellSpec, _ files: CellFiles, _ log: FileHandle) -> Process {
+        guard spec.measure == .instructions else { return .child(executable, ["cell", "--spec", files.spec.path], output: log) }
+        return .child(URL(fileURLWithPath: "/usr/bin/env"),
+                      ["valgrind", "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=sb_measured_region",
+                       "--callgrind-out-file=\(files.callgrind.path)", executable.path, "cell", "--spec", files.spec.path],
+                      output: log)
+    }
+
+    /// Ends a child that overstayed: SIGTERM, then SIGKILL after 3 s.
+    private static func end(_ process: Process) {
+        process.terminate()
+        if process.waits(until: Date().addingTimeInterval(3), polling: 0.01) { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    /// How a child that exited ended: crashed, failed, or finished with its outcome.
+    private func ending(of process: Process, _ spec: CellSpec, _ files: CellFiles) -> Ending {
+        let tail = Self.tail(files.log)
         if process.terminationReason == .uncaughtSignal {
             return .failed(reason: "crashed with signal \(process.terminationStatus) (\(Self.signalName(process.terminationStatus)))", tail: tail)
         }
         if process.terminationStatus != 0 {
             return .failed(reason: "exited with status \(process.terminationStatus)", tail: tail)
         }
-        guard let data = fm.contents(atPath: spec.outcome),
+        guard let data = FileManager.default.contents(atPath: spec.outcome),
               let outcome = try? JSONDecoder().decode(CellOutcome.self, from: data) else {
             return .failed(reason: "finished without writing its results", tail: tail)
         }
         guard spec.measure == .instructions else { return .finished(outcome, instructions: nil) }
-        guard let total = Self.callgrindTotal(callgrindOut) else {
-            return .failed(reason: "callgrind wrote no instruction total to \(callgrindOut.path)", tail: tail)
+        guard let total = Self.callgrindTotal(files.callgrind) else {
+            return .failed(reason: "callgrind wrote no instruction total to \(files.callgrind.path)", tail: tail)
         }
-        Self.keepCallgrindOutput(callgrindOut, spec)
+        Self.keepCallgrindOutput(files.callgrind, spec)
         return .finished(outcome, instructions: total)
     }
 

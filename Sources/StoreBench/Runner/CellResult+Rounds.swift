@@ -5,19 +5,21 @@ extension CellResult {
     /// are the median of the rounds' (the maximum the maximum), as are the figures a workload reports; peak memory the largest, the
     /// counts those of the round that counted. A round that did not finish makes the whole cell
     /// report that round's status and reason.
-    static func pooledRounds(_ results: [CellResult]) -> [CellResult] {
+    /// `figures` says how each figure pools (by name; the median where not declared).
+    static func pooledRounds(_ results: [CellResult], figures: [String: Figure] = [:]) -> [CellResult] {
         var order: [CellKey] = []
         var groups: [CellKey: [CellResult]] = [:]
         for r in results {
             if groups[r.key] == nil { order.append(r.key) }
             groups[r.key, default: []].append(r)
         }
-        return order.map { pooled(groups[$0]!) }
+        return order.map { pooled(groups[$0]!, figures: figures) }
     }
 
-    private static func pooled(_ rounds: [CellResult]) -> CellResult {
-        guard rounds.count > 1 else { return rounds[0] }
+    private static func pooled(_ rounds: [CellResult], figures: [String: Figure]) -> CellResult {
         var r = rounds.last!
+        if r.parameters != nil { r.parameters?[Parameter.rounds.name] = String(rounds.count) }
+        guard rounds.count > 1 else { return r }
         r.wallSeconds = rounds.reduce(0) { $0 + $1.wallSeconds }
         if let bad = rounds.first(where: { !$0.isOK }) {
             r.status = bad.status
@@ -34,13 +36,13 @@ extension CellResult {
             r.latency = LatencySummary(p50: mid(\.p50), p95: mid(\.p95), p99: mid(\.p99),
                                        max: latencies.map(\.max).max()!, samples: latencies.reduce(0) { $0 + $1.samples })
         }
-        // Each figure a workload reported (percentiles of a writer thread, a load's rate): the median of the rounds'.
-        var figures: [String: Double] = [:]
+        // Each figure a workload reported (percentiles of a writer thread, a load's rate), pooled as declared.
+        var pooledFigures: [String: Double] = [:]
         for key in Set(rounds.flatMap(\.metrics.keys)) {
-            let values = rounds.compactMap { $0.metrics[key] }.sorted()
-            figures[key] = values[values.count / 2]
+            let figure = figures[key] ?? Figure(key, .count)
+            pooledFigures[key] = figure.pool(rounds.compactMap { $0.metrics[key] })
         }
-        r.metrics = figures
+        r.metrics = pooledFigures
         r.peakResidentBytes = rounds.compactMap(\.peakResidentBytes).max()
         r.allocations = rounds.lazy.compactMap(\.allocations).first
         r.instructionsPerOperation = rounds.lazy.compactMap(\.instructionsPerOperation).first
@@ -58,7 +60,8 @@ extension CellResult {
         latency = outcome.latency
         peakResidentBytes = outcome.peakResidentBytes
         diskBytes = outcome.diskBytes
-        metrics = outcome.metrics.filter { $0.key != "sink" }
+        metrics = outcome.metrics.filter { $0.key != Figure.sink.name }
+        if let recorded = outcome.parameters { parameters = (parameters ?? [:]).merging(recorded) { _, workload in workload } }
         allocations = outcome.allocations
         cpuInstructionsPerOperation = outcome.cpuInstructionsPerOperation
         if let instructions, outcome.operations > 0 {

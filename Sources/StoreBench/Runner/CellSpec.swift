@@ -43,6 +43,8 @@ public struct CellOutcome: Codable, Sendable, Hashable {
     public var peakResidentBytes: UInt64?
     public var diskBytes: UInt64?
     public var metrics: [String: Double]
+    /// The parameters the workload recorded (`WorkloadContext.record`).
+    public var parameters: [String: String]?
     /// From the extra counted repetition, when the spec asked for it and the allocator counts.
     public var allocations: AllocationCount?
     /// The CPU's instructions per operation over the measured repetitions, where offered.

@@ -6,9 +6,11 @@ import StoreCore
 /// what `compare` and `report` read. The README documents the schema; `schemaVersion` changes
 /// when a field changes meaning.
 public struct RunResults: Codable, Sendable {
+    /// 3: each cell's parameters, each workload's use cases, the figures' declarations.
     /// 2: typed targets (`{"kind", "name"}`), estimates with intervals, allocation and
-    /// instruction counts. Files of schema 1 are still read.
-    public static let currentSchemaVersion = 2
+    /// instruction counts. Files of schemas 1 and 2 are still read (`Suites.completing` fills
+    /// in what they did not record).
+    public static let currentSchemaVersion = 3
 
     public var schemaVersion = RunResults.currentSchemaVersion
     public var generatedAt: Date
@@ -42,6 +44,8 @@ public struct RunResults: Codable, Sendable {
     public var plannedCells: Int?
     /// Rounds added to noisy workloads beyond `rounds`, over the whole run.
     public var extraRounds: Int?
+    /// The declarations of the figures the cells report (schema 3).
+    public var figures: [Figure]?
 
     /// The runner's own cost, measured at the start of the run.
     public struct RunnerFacts: Codable, Sendable, Hashable {
@@ -118,6 +122,23 @@ public struct RunResults: Codable, Sendable {
         public var category: WorkloadCategory
         public var summary: String
         public var hasFloor: Bool
+        /// The "Which backend?" groups it counts in (schema 3).
+        public var useCases: [UseCase]?
+        /// Compared across backends in summaries (schema 3; false for a load that only builds a store).
+        public var compared: Bool?
+        /// Charted across scales (schema 3).
+        public var acrossScales: Bool?
+
+        public init(name: String, category: WorkloadCategory, summary: String, hasFloor: Bool,
+                    useCases: [UseCase]? = nil, compared: Bool? = nil, acrossScales: Bool? = nil) {
+            self.name = name
+            self.category = category
+            self.summary = summary
+            self.hasFloor = hasFloor
+            self.useCases = useCases
+            self.compared = compared
+            self.acrossScales = acrossScales
+        }
     }
 
     public init(generatedAt: Date, command: String, profile: String, durability: Durability, repetitions: Int, warmup: Int,
@@ -233,7 +254,10 @@ public struct CellResult: Codable, Sendable, Hashable {
     public var instructionsPerOperation: Double?
     /// Instructions per operation from the CPU's counter (perf_event_open), where the kernel offers it.
     public var cpuInstructionsPerOperation: Double?
+    /// The figures the workload reported, by `Figure.name`.
     public var metrics: [String: Double]
+    /// The settings the cell ran with, by `Parameter.name` (schema 3).
+    public var parameters: [String: String]?
     public var wallSeconds: Double
 
     public init(target: TargetID, engine: String, workload: String, category: WorkloadCategory, scale: String,
@@ -250,6 +274,12 @@ public struct CellResult: Codable, Sendable, Hashable {
     }
 
     public var isOK: Bool { status == .ok }
+
+    /// A figure the workload reported.
+    public func figure(_ figure: Figure) -> Double? { metrics[figure.name] }
+
+    /// A parameter the cell ran with.
+    public func parameter(_ parameter: Parameter) -> String? { parameters?[parameter.name] }
     public var key: CellKey { CellKey(target, workload, scale) }
     public var isBackend: Bool { target.isBackend }
 

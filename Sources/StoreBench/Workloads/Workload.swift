@@ -2,21 +2,40 @@ import Foundation
 import StoreConformance
 import StoreCore
 
-/// What a workload exercises; the report groups its tables and charts by category.
-public enum WorkloadCategory: String, Codable, Sendable, CaseIterable {
-    case crud, batch, query, rows, memory
-    /// Schema migrations of a loaded store (`migrate.*`).
-    case migrate
-    /// YCSB's core workloads over its own `usertable` (`ycsb.*`).
-    case ycsb
-    /// Several threads at once: readers scaling, readers beside a paced writer, a long
-    /// reader, observation across threads (`concurrency.*`).
-    case concurrency
-    /// The storage lifecycle: opening an existing store (cold and warm), file size through
-    /// churn, compaction (`lifecycle.*`).
-    case lifecycle
-    /// Workloads that test the runner itself (a crash, a hang); never part of a profile.
-    case selftest
+/// A workload family (`crud`, `query`, …): the category of a suite's workloads, the name
+/// `--workloads` matches, and the heading of its report tables. Each suite declares its own
+/// (`WorkloadCategory.crud` lives in the crud suite's folder).
+public struct WorkloadCategory: RawRepresentable, Hashable, Codable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(_ name: String) { rawValue = name }
+    public var description: String { rawValue }
+
+    public init(from decoder: Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(rawValue)
+    }
+}
+
+/// A question a reader brings ("mostly reads?"): the report's "Which backend?" ranks the
+/// backends over the workloads that declare it. Shared ones are declared here; a suite may
+/// declare its own. `rank` orders the groups in the report.
+public struct UseCase: Hashable, Codable, Sendable {
+    public let id: String
+    public let title: String
+    public let rank: Int
+
+    public init(_ id: String, _ title: String, rank: Int) {
+        self.id = id
+        self.title = title
+        self.rank = rank
+    }
+
+    public static let overall = UseCase("overall", "Overall (one thread)", rank: 0)
+    public static let mostlyReads = UseCase("reads", "Mostly reads (reads by key, queries, scans)", rank: 10)
+    public static let mostlyWrites = UseCase("writes", "Mostly writes (inserts, updates, deletes, upserts, batches)", rank: 20)
+    public static let smallTransactions = UseCase("small-transactions", "Many small transactions (one operation each)", rank: 30)
 }
 
 /// Which data a workload needs loaded before it starts.
@@ -63,6 +82,14 @@ public struct Workload: Sendable {
     public let inQuickProfile: Bool
     /// The file a workload was built from (`--ycsb FILE`): cells build it again from there.
     public let definitionFile: String?
+    /// The figures it reports beside its time (its suite declares them).
+    public internal(set) var figures: [Figure] = []
+    /// The "Which backend?" groups it counts in (its suite decides).
+    public internal(set) var useCases: [UseCase] = []
+    /// Compared across backends in summaries; false for a load that only builds a store twice over.
+    public internal(set) var isCompared = true
+    /// Charted across scales in the report (cost as data grows).
+    public internal(set) var chartedAcrossScales = false
     let prepare: @Sendable (WorkloadContext) throws -> PreparedRepetition
 
     /// Declares a workload whose repetitions share a `State` built by `setup`.
@@ -87,6 +114,15 @@ public struct Workload: Sendable {
                     floor: floor.map { f in { fl, timer in try f(fl, state, timer) } },
                     teardown: { teardown(state) })
             })
+    }
+}
+
+extension Workload {
+    /// A copy with `edit` applied (a suite sets what it declares about its workloads).
+    func with(_ edit: (inout Workload) -> Void) -> Workload {
+        var w = self
+        edit(&w)
+        return w
     }
 }
 
@@ -124,8 +160,10 @@ public final class WorkloadContext {
     /// drive their own loops (paced threads, observers, YCSB) run a tenth of their operations
     /// then; loops timed by `OperationTimer.each` stop at the timer's budget by themselves.
     public internal(set) var isWarmUp = false
-    /// Extra figures a workload reports (memory workloads): name → value.
+    /// Figures a workload reports from its setup or body (memory workloads): name → value.
     public internal(set) var metrics: [String: Double] = [:]
+    /// Parameters the workload ran with (`record`): name → value.
+    public internal(set) var parameters: [String: String] = [:]
 
     public var spec: DatasetSpec { generator.spec }
 
@@ -140,7 +178,16 @@ public final class WorkloadContext {
         self.storeDirectory = storeDirectory
     }
 
-    public func report(_ metric: String, _ value: Double) { metrics[metric] = value }
+    /// Reports a figure of this repetition.
+    public func report(_ figure: Figure, _ value: Double) { metrics[figure.name] = value }
+
+    /// A figure reported earlier in this cell (a peak kept across repetitions).
+    public func reported(_ figure: Figure) -> Double? { metrics[figure.name] }
+
+    /// Records a parameter the workload runs with; a measured repetition's value is the one kept.
+    public func record(_ parameter: Parameter, _ value: some CustomStringConvertible) {
+        if !isWarmUp { parameters[parameter.name] = value.description }
+    }
 
     /// The same random stream for every backend at this repetition.
     public func random() -> SplitMix64 { generator.workloadStream(workload, repetition: repetition) }

@@ -1,18 +1,16 @@
 import Foundation
 
-/// Every registered workload, in report order.
+/// Every workload of the registered suites (`Suites`), in run order.
 ///
 /// ```swift
 /// let reads = try WorkloadRegistry.matching("crud.read-pk.*")
 /// ```
 public enum WorkloadRegistry {
     /// The workloads profiles run (self-tests excluded).
-    public static let all: [Workload] =
-        MemoryWorkloads.all + CRUDWorkloads.all + BatchWorkloads.all + QueryWorkloads.all + RowsWorkloads.all
-        + MigrationWorkloads.all + ConcurrencyWorkloads.all + YCSBWorkloads.all + LifecycleWorkloads.all
+    public static var all: [Workload] { Suites.registered.filter(\.inProfiles).flatMap(\.workloads) }
 
     /// Everything, self-tests included.
-    public static let everything: [Workload] = all + SelfTestWorkloads.all
+    public static var everything: [Workload] { all + Suites.registered.filter { !$0.inProfiles }.flatMap(\.workloads) }
 
     public static func named(_ name: String) -> Workload? { everything.first { $0.name == name } }
 
@@ -25,21 +23,24 @@ public enum WorkloadRegistry {
     /// Workloads matching comma-separated patterns: an exact name, a prefix (`query`), or a
     /// glob with `*` (`crud.*.single`). Self-tests match only by exact name.
     public static func matching(_ patterns: String) throws -> [Workload] {
+        let all = Self.all, everything = Self.everything
         let parts = patterns.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         var out: [Workload] = []
         for p in parts {
             let hits: [Workload]
-            if let exact = named(p) {
+            if let exact = everything.first(where: { $0.name == p }) {
                 hits = [exact]
             } else {
                 hits = all.filter { glob(p, $0.name) || $0.name.hasPrefix(p + ".") || $0.category.rawValue == p }
             }
             if hits.isEmpty {
-                throw BenchError("no workload matches '\(p)'; categories: \(WorkloadCategory.allCases.filter { $0 != .selftest }.map(\.rawValue).joined(separator: ", ")); `storebench list` shows every name")
+                let families = Suites.registered.filter(\.inProfiles).map(\.category.rawValue).joined(separator: ", ")
+                throw BenchError("no workload matches '\(p)'; categories: \(families); `storebench list` shows every name")
             }
             for w in hits where !out.contains(where: { $0.name == w.name }) { out.append(w) }
         }
-        return all.filter { w in out.contains { $0.name == w.name } } + out.filter { $0.category == .selftest }
+        let inProfiles = Set(all.map(\.name))
+        return all.filter { w in out.contains { $0.name == w.name } } + out.filter { !inProfiles.contains($0.name) }
     }
 
     /// `*` matches any run of characters.

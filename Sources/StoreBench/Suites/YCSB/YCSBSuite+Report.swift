@@ -3,7 +3,7 @@ import Foundation
 /// The report's YCSB section: per workload, each backend's run-phase throughput and its
 /// operation kinds' average, p95 and p99 latency in microseconds, as YCSB prints them
 /// (`[OVERALL] Throughput(ops/sec)`, `[READ] AverageLatency(us)`, …), beside the load phase's rate.
-extension MarkdownReport {
+extension ResultsView {
     func ycsb() -> String {
         let workloads = results.workloads.filter { $0.category == .ycsb }
         guard workloads.contains(where: { w in results.cells.contains { $0.workload == w.name && $0.isOK } }) else { return "" }
@@ -17,16 +17,17 @@ extension MarkdownReport {
         for w in workloads {
             let shown = backends.compactMap { b in results.cell(b, w.name, mainScale).flatMap { $0.isOK ? ($0, b) : nil } }
             guard let first = shown.first else { continue }
-            let present = kinds.filter { k in shown.contains { $0.0.metrics["\(k.rawValue) count"] != nil } }
-            md += "### `\(w.name)`\n\n\(w.summary). \(first.0.metrics["records"].map { "\(Format.count(Int($0))) records, " } ?? "")"
-            let threads = first.0.metrics["threads"].map { Int($0) } ?? 1
+            typealias F = YCSBSuite.Figures
+            let present = kinds.filter { k in shown.contains { $0.0.figure(F.count(k)) != nil } }
+            md += "### `\(w.name)`\n\n\(w.summary). \(first.0.figure(F.records).map { "\(Format.count(Int($0))) records, " } ?? "")"
+            let threads = first.0.figure(F.threads).map { Int($0) } ?? 1
             md += "\(Format.count(first.0.operations ?? 0)) operations, \(threads) thread\(threads == 1 ? "" : "s").\n\n"
             md += "| backend | [OVERALL] ops/s | load ops/s |" + present.map { " [\($0.rawValue)] avg µs | p95 µs | p99 µs |" }.joined() + "\n"
             md += "|---|---:|---:|" + present.map { _ in "---:|---:|---:|" }.joined() + "\n"
             for (c, b) in shown {
-                md += "| \(b) | \(Self.plain(c.operationsPerSecond)) | \(Self.plain(c.metrics["load ops/s"])) |"
+                md += "| \(b) | \(Self.plain(c.operationsPerSecond)) | \(Self.plain(c.figure(F.loadRate))) |"
                 for k in present {
-                    md += ["avg", "p95", "p99"].map { " \(Self.micros(c.metrics["\(k.rawValue) \($0) ns"])) |" }.joined()
+                    md += F.statistics.map { " \(Self.micros(c.figure(F.latency(k, $0)))) |" }.joined()
                 }
                 md += "\n"
             }

@@ -36,7 +36,11 @@ enum ConcurrencyWorkloads {
         .define("concurrency.read.\(threads)-threads", .concurrency,
                 "\(threads) reader thread\(threads == 1 ? "" : "s") at full speed, no writer: \(readsPerThread) random posts by key each, one read transaction per read; time per operation is 1 ÷ total throughput",
                 maxRounds: 3, largestScaleOnly: true, inQuickProfile: threads == 1 || threads == 4,
-                setup: { ctx in keysPerThread(ctx, threads: threads, each: readsPerThread) },
+                setup: { ctx in
+                    ctx.record(ConcurrencySuite.Parameters.threads, threads)
+                    ctx.record(ConcurrencySuite.Parameters.readsPerThread, readsPerThread)
+                    return keysPerThread(ctx, threads: threads, each: readsPerThread)
+                },
                 body: { repo, keys, timer in
                     let reads = ThreadResults()
                     let minimumSpan = timer.minimumSpan
@@ -47,7 +51,7 @@ enum ConcurrencyWorkloads {
                         reads.add(t.histogram, operations: t.operations, sink: sink)
                     }
                     timer.record(total: wall, operations: reads.operations, latencies: reads.histogram)
-                    timer.report("threads", Double(threads))
+                    timer.report(ConcurrencySuite.Figures.threads, Double(threads))
                     return reads.sink
                 })
     }
@@ -56,7 +60,10 @@ enum ConcurrencyWorkloads {
         .define("concurrency.read-paced.\(pacedReaders)-threads", .concurrency,
                 "\(pacedReaders) reader threads, each reading a random post every \(readInterval / 1_000_000) ms, no writer; latency from each read's due time",
                 maxRounds: 2, largestScaleOnly: true, inQuickProfile: false,
-                setup: { ctx in keysPerThread(ctx, threads: pacedReaders, each: readsPerReader) },
+                setup: { ctx in
+                    recordPace(ctx, readers: true, writer: false)
+                    return keysPerThread(ctx, threads: pacedReaders, each: readsPerReader)
+                },
                 body: { repo, keys, timer in try pacedMix(repo, readerKeys: keys, writerKeys: [], timer: timer) })
     }
 
@@ -65,7 +72,8 @@ enum ConcurrencyWorkloads {
                 "The same \(pacedReaders) paced readers beside a writer committing a small update every \(commitInterval / 1_000_000) ms; read latency from due times, the writer's in `writer p…` figures",
                 mutatesStore: true, maxRounds: 2, largestScaleOnly: true,
                 setup: { ctx in
-                    (keysPerThread(ctx, threads: pacedReaders, each: readsPerReader),
+                    recordPace(ctx, readers: true, writer: true)
+                    return (keysPerThread(ctx, threads: pacedReaders, each: readsPerReader),
                      ctx.randomKeys(ctx.scaledForWarmUp(commits), upTo: ctx.generator.posts).reversed().map { $0 })
                 },
                 body: { repo, input, timer in try pacedMix(repo, readerKeys: input.0, writerKeys: input.1, timer: timer) })
@@ -75,11 +83,28 @@ enum ConcurrencyWorkloads {
         .define("concurrency.write-paced", .concurrency,
                 "The writer alone, committing a small update every \(commitInterval / 1_000_000) ms; latency from each commit's due time",
                 mutatesStore: true, maxRounds: 2, largestScaleOnly: true, inQuickProfile: false,
-                setup: { ctx in ctx.randomKeys(ctx.scaledForWarmUp(commits), upTo: ctx.generator.posts).reversed().map { $0 } },
+                setup: { ctx in
+                    recordPace(ctx, readers: false, writer: true)
+                    return ctx.randomKeys(ctx.scaledForWarmUp(commits), upTo: ctx.generator.posts).reversed().map { $0 }
+                },
                 body: { repo, keys, timer in try pacedMix(repo, readerKeys: [], writerKeys: keys, timer: timer) })
     }
 
     // MARK: Shared pieces
+
+    /// Records the paced readers' and writer's settings.
+    static func recordPace(_ ctx: WorkloadContext, readers: Bool, writer: Bool) {
+        typealias P = ConcurrencySuite.Parameters
+        if readers {
+            ctx.record(P.threads, pacedReaders)
+            ctx.record(P.readsPerThread, readsPerReader)
+            ctx.record(P.readIntervalNanos, readInterval)
+        }
+        if writer {
+            ctx.record(P.commits, commits)
+            ctx.record(P.commitIntervalNanos, commitInterval)
+        }
+    }
 
     /// `each` random post keys for each of `threads` threads.
     static func keysPerThread(_ ctx: WorkloadContext, threads: Int, each: Int) -> [[Int64]] {
@@ -126,22 +151,22 @@ enum ConcurrencyWorkloads {
         })
         if !writerKeys.isEmpty {
             report(writer.latency, as: "writer", to: timer)
-            timer.report("writer late", Double(writer.late))
+            timer.report(ConcurrencySuite.Figures.writerLate, Double(writer.late))
         }
         if readerKeys.isEmpty {
             timer.record(total: sum(writer.latency), operations: writerKeys.count, latencies: writer.latency)
         } else {
             timer.record(total: sum(reads.histogram), operations: reads.operations, latencies: reads.histogram)
             report(reads.histogram, as: "read", to: timer)
-            timer.report("read late", Double(reads.late))
+            timer.report(ConcurrencySuite.Figures.readLate, Double(reads.late))
         }
         return reads.sink
     }
 
     /// Reports p50, p99 and p99.9 of `h` as `<name> p50 ns` and so on.
     static func report(_ h: Histogram<UInt64>, as name: String, to timer: OperationTimer) {
-        for p in [50.0, 99, 99.9] {
-            timer.report("\(name) p\(p == 99.9 ? "99.9" : String(Int(p))) ns", Double(h.valueAtPercentile(p)))
+        for p in ConcurrencySuite.Figures.percentiles {
+            timer.report(ConcurrencySuite.Figures.percentile(name, p), Double(h.valueAtPercentile(Double(p)!)))
         }
     }
 

@@ -35,7 +35,7 @@ enum LifecycleWorkloads {
                        body: { repo, s, timer in
                            try repo.close()
                            if cold {
-                               timer.report("cached after drop %", PageCache.drop(s.directory) * 100)
+                               timer.report(LifecycleSuite.Figures.cachedAfterDrop, PageCache.drop(s.directory) * 100)
                            } else {
                                PageCache.warm(s.directory)
                            }
@@ -48,8 +48,8 @@ enum LifecycleWorkloads {
                            }
                            try store.close()
                            guard !rows.isEmpty else { throw BenchError("the first query found no posts") }
-                           timer.report("open ns", Double(opened))
-                           timer.report("first result ns", Double(answered))
+                           timer.report(LifecycleSuite.Figures.open, Double(opened))
+                           timer.report(LifecycleSuite.Figures.firstResult, Double(answered))
                            return Touch.records(rows)
                        })
     }
@@ -71,6 +71,7 @@ enum LifecycleWorkloads {
                 mutatesStore: true, maxRounds: 3,
                 setup: { ctx in
                     guard let reopen = ctx.reopen else { throw BenchError("lifecycle workloads run on backends only") }
+                    ctx.record(LifecycleSuite.Parameters.churnBatch, churnBatch)
                     let g = ctx.generator
                     let posts = Int64(ctx.scaledForWarmUp(g.posts))
                     let deletes = Array(stride(from: Int64(1), through: posts, by: 2))
@@ -85,7 +86,7 @@ enum LifecycleWorkloads {
                 body: { given, s, timer in
                     // Sizes are of the closed store, files at rest (no WAL or lock state of an open one).
                     try given.close()
-                    timer.report("size load bytes", Double(StoreFiles(s.directory).apparent))
+                    timer.report(LifecycleSuite.Figures.sizeLoad, Double(StoreFiles(s.directory).apparent))
                     let repo = try s.reopen(BenchSchema.schema, MigrationPlan([]))
                     defer { try? repo.close() }
                     func phase<T>(_ name: String, _ items: [T], _ write: @escaping (any WriteTransaction, T) throws -> Void) throws {
@@ -94,22 +95,22 @@ enum LifecycleWorkloads {
                             let part = items[first..<min(items.count, first + churnBatch)]
                             try timer.unit(operations: part.count) { try repo.write { tx in for item in part { try write(tx, item) } } }
                         }
-                        timer.report("\(name) ns/op", Double(MonotonicClock.now() &- start) / Double(max(1, items.count)))
+                        timer.report(LifecycleSuite.Figures.phase(name), Double(MonotonicClock.now() &- start) / Double(max(1, items.count)))
                     }
                     try phase("delete", s.deletes) { tx, id in try tx.delete("Post", id: .int64(id)) }
                     try phase("update", s.updates) { tx, u in try tx.update("Post", id: .int64(u.0), set: ["body": .string(u.1)]) }
                     try phase("insert", s.inserts) { tx, r in try tx.insert(r) }
                     try repo.close()
-                    timer.report("size churn bytes", Double(StoreFiles(s.directory).apparent))
+                    timer.report(LifecycleSuite.Figures.sizeChurn, Double(StoreFiles(s.directory).apparent))
                     if let compact = s.compact {
                         let sampler = PeakSizeSampler(s.directory)
                         defer { _ = sampler.stop() }
                         let start = MonotonicClock.now()
                         try compact()
                         let took = MonotonicClock.now() &- start
-                        timer.report("compact ns", Double(took))
-                        timer.report("compact peak bytes", Double(sampler.stop()))
-                        timer.report("size compact bytes", Double(StoreFiles(s.directory).apparent))
+                        timer.report(LifecycleSuite.Figures.compact, Double(took))
+                        timer.report(LifecycleSuite.Figures.compactPeak, Double(sampler.stop()))
+                        timer.report(LifecycleSuite.Figures.sizeCompact, Double(StoreFiles(s.directory).apparent))
                     }
                     // Nothing lost: the store opens and holds every post it should.
                     let store = try s.reopen(BenchSchema.schema, MigrationPlan([]))

@@ -11,6 +11,9 @@ import StoreCore
 enum MigrationWorkloads {
     static var all: [Workload] { [addAttribute, renameAttribute, addIndex, transform] }
 
+    /// The seeds' full-name transform, whose time is what a launch that upgrades blocks for.
+    static let transformName = "migrate.transform"
+
     static var addAttribute: Workload {
         migration("migrate.add-attribute", "Open the v1 store with v2, which adds User.level (int64, default 0)") { d in
             d[0].attributes.append(Attribute("level", .int64, default: 0))
@@ -32,7 +35,7 @@ enum MigrationWorkloads {
 
     /// The seeds' example: a full name made from two old attributes in a transform of every user.
     static var transform: Workload {
-        migration("migrate.transform", "Open the v1 store with v2, whose transform sets User.fullName from displayName and username for every user",
+        migration(transformName, "Open the v1 store with v2, whose transform sets User.fullName from displayName and username for every user",
                   step: { m in
                       m.transforming("User") { user in
                           user["fullName"] = .string("\(user.old["displayName"].stringValue ?? "") @\(user.old["username"].stringValue ?? "")")

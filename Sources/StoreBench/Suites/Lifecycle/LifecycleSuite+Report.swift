@@ -3,7 +3,7 @@ import Foundation
 /// The report's "Storage over time" section, from the `lifecycle.*` cells: how long opening an
 /// existing store takes (cold and warm, with the first query) at each scale, and the store's
 /// size after the load, after churn and after compaction, with the compaction's cost.
-extension MarkdownReport {
+extension ResultsView {
     func lifecycle() -> String {
         guard results.cells.contains(where: { $0.category == .lifecycle && $0.isOK }) else { return "" }
         var md = "## Storage over time\n\n"
@@ -14,6 +14,7 @@ extension MarkdownReport {
 
     func openTimes() -> String {
         let cold = "lifecycle.open.cold", warm = "lifecycle.open.warm"
+        typealias F = LifecycleSuite.Figures
         var md = ""
         for scale in scales {
             let shown = backends.filter { b in [cold, warm].contains { results.cell(b, $0, scale)?.isOK == true } }
@@ -30,9 +31,9 @@ extension MarkdownReport {
             md += "|---|---:|---:|---:|---:|---:|---:|---:|\n"
             for b in shown {
                 let total = { (w: String) in results.cell(b, w, scale).flatMap { $0.isOK ? $0.nanosPerOperation : nil } }
-                md += "| \(b) | \(Format.nanos(metric(b, cold, "open ns", at: scale))) | \(Format.nanos(metric(b, cold, "first result ns", at: scale))) "
-                md += "| \(Format.nanos(total(cold))) | \(Format.percent(metric(b, cold, "cached after drop %", at: scale).map { $0 / 100 })) "
-                md += "| \(Format.nanos(metric(b, warm, "open ns", at: scale))) | \(Format.nanos(metric(b, warm, "first result ns", at: scale))) | \(Format.nanos(total(warm))) |\n"
+                md += "| \(b) | \(Format.nanos(figure(F.open, b, cold, at: scale))) | \(Format.nanos(figure(F.firstResult, b, cold, at: scale))) "
+                md += "| \(Format.nanos(total(cold))) | \(Format.percent(figure(F.cachedAfterDrop, b, cold, at: scale).map { $0 / 100 })) "
+                md += "| \(Format.nanos(figure(F.open, b, warm, at: scale))) | \(Format.nanos(figure(F.firstResult, b, warm, at: scale))) | \(Format.nanos(total(warm))) |\n"
             }
             md += "\n"
         }
@@ -41,17 +42,18 @@ extension MarkdownReport {
 
     func sizeThroughChurn() -> String {
         let w = "lifecycle.churn"
-        let phases = [("after load", "size load bytes"), ("after churn", "size churn bytes"), ("after compaction", "size compact bytes")]
+        typealias F = LifecycleSuite.Figures
+        let phases = [("after load", F.sizeLoad), ("after churn", F.sizeChurn), ("after compaction", F.sizeCompact)]
         let shown = backends.filter { results.cell($0, w, mainScale)?.isOK == true }
         guard !shown.isEmpty else { return "" }
         var md = "### File size through churn, and compaction\n\n"
         md += "At the \(mainScale) scale: the loaded store; then every second post deleted (its comments go with it), the body of every other post "
-        md += "rewritten at twice its length and as many new posts inserted, \(Format.count(LifecycleWorkloads.churnBatch)) writes per transaction, so the "
+        md += "rewritten at twice its length and as many new posts inserted, \(Format.count(parameter(LifecycleSuite.Parameters.churnBatch, [w]) ?? LifecycleWorkloads.churnBatch)) writes per transaction, so the "
         md += "store holds as many posts as before; then the backend's compaction of the closed store (SQLite: `VACUUM` and a truncating "
         md += "checkpoint; LMDB: the compacting copy `mdb_env_copy2(MDB_CP_COMPACT)`, renamed over the data file). Peak disk use is sampled every 2 ms "
         md += "in the store's directory (SQLite's `VACUUM` also writes a temporary copy in the temporary directory, not counted).\n\n"
         let series = shown.compactMap { b -> (String, [Double])? in
-            let v = phases.compactMap { metric(b, w, $0.1) }
+            let v = phases.compactMap { figure($0.1, b, w) }
             return v.count == phases.count ? (b, v.map { $0 / 1_048_576 }) : nil
         }
         if !series.isEmpty {
@@ -64,12 +66,12 @@ extension MarkdownReport {
         md += "| backend | after load | after churn | churn ÷ load | after compaction | compaction ÷ load | compaction time | peak disk while compacting | delete | update | insert |\n"
         md += "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
         for b in shown {
-            let m = { (name: String) in metric(b, w, name) }
-            let load = m("size load bytes")
+            let m = { (f: Figure) in figure(f, b, w) }
+            let load = m(F.sizeLoad)
             let per = { (x: Double?) in x.flatMap { v in load.map { v / $0 } } }
-            md += "| \(b) | \(Format.bytes(load)) | \(Format.bytes(m("size churn bytes"))) | \(Format.ratio(per(m("size churn bytes")))) "
-            md += "| \(Format.bytes(m("size compact bytes"))) | \(Format.ratio(per(m("size compact bytes")))) | \(Format.nanos(m("compact ns"))) "
-            md += "| \(Format.bytes(m("compact peak bytes"))) | \(Format.nanos(m("delete ns/op"))) | \(Format.nanos(m("update ns/op"))) | \(Format.nanos(m("insert ns/op"))) |\n"
+            md += "| \(b) | \(Format.bytes(load)) | \(Format.bytes(m(F.sizeChurn))) | \(Format.ratio(per(m(F.sizeChurn)))) "
+            md += "| \(Format.bytes(m(F.sizeCompact))) | \(Format.ratio(per(m(F.sizeCompact)))) | \(Format.nanos(m(F.compact))) "
+            md += "| \(Format.bytes(m(F.compactPeak))) | " + F.phases.map { Format.nanos(m(F.phase($0))) }.joined(separator: " | ") + " |\n"
         }
         md += "\nDelete, update and insert are the time per write of each phase (a delete includes its cascade). A backend without compaction "
         md += "shows – after churn.\n\n"

@@ -55,6 +55,20 @@ public enum YCSBWorkloads {
         return "\(mix); \(s.requestDistribution.rawValue) keys; \(s.recordCount) records, \(s.operationCount) operations, \(s.threadCount) thread\(s.threadCount == 1 ? "" : "s")"
     }
 
+    /// Records the settings the run phase ran with.
+    static func record(_ spec: YCSBWorkloadSpec, in ctx: WorkloadContext) {
+        typealias P = YCSBSuite.Parameters
+        let mix = [(spec.readProportion, "read"), (spec.updateProportion, "update"), (spec.insertProportion, "insert"),
+                   (spec.scanProportion, "scan"), (spec.readModifyWriteProportion, "read-modify-write")]
+        ctx.record(P.mix, mix.filter { $0.0 > 0 }.map { "\($0.1)=\($0.0)" }.joined(separator: ","))
+        ctx.record(P.distribution, spec.requestDistribution.rawValue)
+        ctx.record(P.recordCount, spec.recordCount)
+        ctx.record(P.operationCount, spec.operationCount)
+        ctx.record(P.threads, spec.threadCount)
+        ctx.record(P.fieldCount, spec.fieldCount)
+        ctx.record(P.fieldLength, spec.fieldLength)
+    }
+
     struct State: @unchecked Sendable {
         // @unchecked: used by the thread running the cell only.
         let run: YCSBRun
@@ -79,9 +93,10 @@ public enum YCSBWorkloads {
                     do {
                         let loaded = try run.load(into: repo)
                         let records = run.loadRange.count
-                        ctx.report("load ops/s", loaded == 0 ? 0 : Double(records) * 1e9 / Double(loaded))
-                        ctx.report("records", Double(run.spec.recordCount))
-                        ctx.report("threads", Double(run.spec.threadCount))
+                        ctx.report(YCSBSuite.Figures.loadRate, loaded == 0 ? 0 : Double(records) * 1e9 / Double(loaded))
+                        ctx.report(YCSBSuite.Figures.records, Double(run.spec.recordCount))
+                        ctx.report(YCSBSuite.Figures.threads, Double(run.spec.threadCount))
+                        record(run.spec, in: ctx)
                     } catch {
                         try? repo.close()
                         throw error
@@ -92,10 +107,11 @@ public enum YCSBWorkloads {
                     let result = try s.run.run(on: s.repo)
                     timer.record(total: result.wallNanos, operations: result.operations, latencies: result.all)
                     for (op, h) in result.latencies {
-                        timer.report("\(op.rawValue) count", Double(h.totalCount))
-                        timer.report("\(op.rawValue) avg ns", h.mean)
-                        timer.report("\(op.rawValue) p95 ns", Double(h.valueAtPercentile(95)))
-                        timer.report("\(op.rawValue) p99 ns", Double(h.valueAtPercentile(99)))
+                        typealias F = YCSBSuite.Figures
+                        timer.report(F.count(op), Double(h.totalCount))
+                        timer.report(F.latency(op, "avg"), h.mean)
+                        timer.report(F.latency(op, "p95"), Double(h.valueAtPercentile(95)))
+                        timer.report(F.latency(op, "p99"), Double(h.valueAtPercentile(99)))
                     }
                     return result.operations
                 },

@@ -11,17 +11,9 @@ import Foundation
 /// Every chart fixes its palette in an init line: a backend has one colour in every chart
 /// (`ChartPalette`, by its position among the run's backends), dark on white whatever theme
 /// renders it. Every y-axis starts at 0.
-extension MarkdownReport {
-    /// Workloads whose cost across scales the report charts, when the run has them.
-    static let scaleChartWorkloads = ["crud.read-pk.single", "query.full-scan", "query.unindexed-eq", "batch.bulk-insert",
-                                       "migrate.add-attribute", "migrate.rename-attribute", "migrate.add-index", "migrate.transform"]
-
-    /// Each backend's chart colour.
-    var chartColors: [String: ChartColor] {
-        Dictionary(uniqueKeysWithValues: backends.enumerated().map { ($0.element, ChartPalette.color(at: $0.offset)) })
-    }
-
-    func charts() -> String {
+extension ResultsView {
+    /// The charts section's opening: the colour key and how the axes are cut.
+    func chartsIntro() -> String {
         var md = "## Charts\n\n"
         md += "Each backend has one colour in every chart: "
         md += backends.map { "\(chartColors[$0]!.label) = `\($0)`" }.joined(separator: " · ") + ". "
@@ -29,9 +21,6 @@ extension MarkdownReport {
         md += "one whose largest value exceeds \(Int(ChartAxis.outlierFactor))× the median of the others' is cut at the top "
         md += "of the axis, and its key and label say so (unless more than a third of the chart's bars or lines are that far "
         md += "up: then none is cut). The table under each chart has its numbers and their intervals.\n\n"
-        md += categoryCharts()
-        md += memoryChart()
-        md += scaleCharts()
         return md
     }
 
@@ -39,14 +28,14 @@ extension MarkdownReport {
 
     /// Per category, at the main scale: each backend's geometric mean over the category's
     /// workloads of its time ÷ the fastest backend's.
-    func categoryCharts() -> String {
+    func categoryCharts(_ charted: Set<WorkloadCategory>) -> String {
         var md = "### Time by category\n\n"
         md += "Bars: each backend's time per operation ÷ the fastest backend's in each workload of the category, "
         md += "geometric mean over the workloads, at the \(mainScale) scale (1 = the fastest in every workload; lower is better). "
         md += "The range in each table is the geometric mean of the per-workload intervals' ends: it holds the geometric mean "
         md += "whenever every workload's interval holds its ratio, and is wider than a joint interval would be.\n\n"
         var any = false
-        for category in WorkloadCategory.allCases where category != .selftest && category != .memory {
+        for category in categories where charted.contains(category) {
             let ws = comparedWorkloads.filter { $0.category == category }.map(\.name)
             guard !ws.isEmpty else { continue }
             let rels = ws.map { relativeToFastest($0, mainScale) }
@@ -71,63 +60,6 @@ extension MarkdownReport {
         return any ? md : ""
     }
 
-    // MARK: Memory
-
-    /// Resident memory after `memory.load`, bytes per record, at the main scale.
-    func memoryChart() -> String {
-        guard let d = results.datasets.first(where: { $0.scale == mainScale }), d.records > 0 else { return "" }
-        let rows: [(backend: String, perRecord: Double, load: CellResult, walk: CellResult?)] = backends.compactMap { b in
-            guard let load = results.cell(b, "memory.load", mainScale), load.isOK,
-                  let resident = load.metrics[MemoryWorkloads.Metric.residentAfterLoad] else { return nil }
-            return (b, resident / Double(d.records), load, results.cell(b, "memory.walk", mainScale))
-        }
-        guard !rows.isEmpty else { return "" }
-        var md = "### Memory\n\n"
-        md += "Bars: the cell process's resident memory after `memory.load` loaded the \(mainScale) dataset "
-        md += "(\(Format.count(d.records)) records), minus before the store opened, per record (lower is better). "
-        md += "One measurement per backend, so no interval. LMDB's figure includes mapped file pages the kernel can drop "
-        md += "(see Memory and disk).\n\n"
-        let kib = (rows.map(\.perRecord).max() ?? 0) >= 10 * 1_024
-        let unit = kib ? "KiB" : "bytes"
-        md += barChart(title: "memory.load: resident memory after load, \(unit) per record, \(mainScale) scale",
-                       yTitle: "\(unit) per record (lower is better)",
-                       values: rows.map { ($0.backend, max(0, $0.perRecord) / (kib ? 1_024 : 1)) },
-                       format: { v in kib ? Format.bytes(v * 1_024) : Format.bytes(v) })
-        md += "| colour | backend | resident after load per record | resident after load | walk peak | disk per record |\n"
-        md += "|---|---|---:|---:|---:|---:|\n"
-        for r in rows {
-            let disk = r.load.diskBytes.map { Double($0) / Double(d.records) }
-            md += "| \(chartColors[r.backend]!.label) | \(r.backend) | \(Format.bytes(r.perRecord)) | "
-            md += "\(Format.bytes(r.load.metrics[MemoryWorkloads.Metric.residentAfterLoad])) | "
-            md += "\(Format.bytes(r.walk?.metrics[MemoryWorkloads.Metric.walkPeak])) | \(Format.bytes(disk)) |\n"
-        }
-        return md + "\n"
-    }
-
-    /// A bar chart with one bar per backend in its colour (one series per backend, its value at
-    /// its own x position and no bar elsewhere), preceded by its key. A bar cut at the top of the
-    /// axis says its value in its x label: `lmdb ↑40×`.
-    func barChart(title: String, yTitle: String, values: [(backend: String, value: Double)], format: (Double) -> String) -> String {
-        let axis = ChartAxis(seriesMaxima: values.map(\.value))
-        var chart = MermaidXYChart(title: title, xLabels: [], yTitle: yTitle, yTop: axis.top)
-        chart.xLabels = values.enumerated().map { i, v in
-            axis.clamped.contains(i) ? "\(v.backend) ↑\(format(v.value))" : v.backend
-        }
-        chart.series = values.enumerated().map { i, v in
-            MermaidXYChart.Series(kind: .bar, values: values.indices.map { $0 == i ? v.value : nil }, color: chartColors[v.backend]!)
-        }
-        let notes = values.enumerated().filter { axis.clamped.contains($0.offset) }.map {
-            " `\($0.element.backend)`'s bar is cut at the top of the axis (\(format(axis.top))): its value is \(format($0.element.value))."
-        }
-        return legend(values.map(\.backend), kind: "Bar colours") + notes.joined() + "\n\n" + chart.render() + "\n"
-    }
-
-    /// The key before a chart: each plotted backend's swatch, colour name and hex.
-    func legend(_ plotted: [String], kind: String, notes: [String: String] = [:]) -> String {
-        "**\(kind):** " + plotted.map { b in "\(chartColors[b]!.label) = `\(b)`" + (notes[b].map { " (\($0))" } ?? "") }
-            .joined(separator: " · ") + "."
-    }
-
     // MARK: Across scales
 
     /// For a few workloads: each backend's time ÷ the fastest backend's at each scale, on an
@@ -143,9 +75,9 @@ extension MarkdownReport {
         md += "between measured scales. Absolute times are in the table under each chart (median ± the half-width of its interval), "
         md += "with each ratio's interval.\n\n"
         let sized = results.datasets.filter { scales.contains($0.scale) }
-        for w in Self.scaleChartWorkloads {
-            guard let info = comparedWorkloads.first(where: { $0.name == w }) else { continue }
-            let unit = info.category == .rows ? "rows" : "records"
+        for info in comparedWorkloads where info.acrossScales == true {
+            let w = info.name
+            let unit = "records"
             let ordered = sized.sorted { size($0, unit) < size($1, unit) }
             let rels = ordered.map { relativeToFastest(w, $0.scale) }
             let plotted = backends.filter { b in rels.allSatisfy { $0[b] != nil } }

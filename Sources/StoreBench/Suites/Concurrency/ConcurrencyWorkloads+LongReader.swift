@@ -19,8 +19,12 @@ extension ConcurrencyWorkloads {
         .define("concurrency.long-reader", .concurrency,
                 "A reader holds one snapshot while the writer commits \(burstCommits) small updates, one write transaction each; figures: store growth, WAL bytes, time until commits are back to their steady time after the reader ends",
                 mutatesStore: true, maxRounds: 2, largestScaleOnly: true, inQuickProfile: false,
-                setup: { ctx in LongReaderState(directory: ctx.storeDirectory,
-                                                 keys: ctx.randomKeys(baselineCommits + burstCommits + afterCommits, upTo: ctx.generator.posts)) },
+                setup: { ctx in
+                    ctx.record(ConcurrencySuite.Parameters.burstCommits, burstCommits)
+                    ctx.record(ConcurrencySuite.Parameters.afterCommits, afterCommits)
+                    return LongReaderState(directory: ctx.storeDirectory,
+                                           keys: ctx.randomKeys(baselineCommits + burstCommits + afterCommits, upTo: ctx.generator.posts))
+                },
                 body: { repo, s, timer in try runLongReader(repo, s, timer) })
     }
 
@@ -58,18 +62,18 @@ extension ConcurrencyWorkloads {
             let before = StoreFiles(s.directory)
             try timer.each(burstCommits) { _ in _ = try commit() }
             let after = StoreFiles(s.directory)
-            timer.report("store growth bytes", Double(after.allocated) - Double(before.allocated))
-            timer.report("wal bytes", Double(after.wal))
-            timer.report("wal bytes before", Double(before.wal))
-            timer.report("baseline commit p50 ns", steady)
+            timer.report(ConcurrencySuite.Figures.storeGrowth, Double(after.allocated) - Double(before.allocated))
+            timer.report(ConcurrencySuite.Figures.walBytes, Double(after.wal))
+            timer.report(ConcurrencySuite.Figures.walBytesBefore, Double(before.wal))
+            timer.report(ConcurrencySuite.Figures.baselineCommitP50, steady)
             release.signal()
             released = true
             recovery = try recover(steady: steady, commit: commit)
         })
-        timer.report("recovery ms", Double(recovery.nanos) / 1e6)
-        timer.report("slow commits after", Double(recovery.slow))
-        timer.report("first commit after ns", Double(recovery.first))
-        timer.report("wal bytes after recovery", Double(StoreFiles(s.directory).wal))
+        timer.report(ConcurrencySuite.Figures.recovery, Double(recovery.nanos) / 1e6)
+        timer.report(ConcurrencySuite.Figures.slowCommitsAfter, Double(recovery.slow))
+        timer.report(ConcurrencySuite.Figures.firstCommitAfter, Double(recovery.first))
+        timer.report(ConcurrencySuite.Figures.walBytesAfterRecovery, Double(StoreFiles(s.directory).wal))
         return next
     }
 

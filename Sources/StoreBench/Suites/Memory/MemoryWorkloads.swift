@@ -5,14 +5,11 @@ import StoreCore
 enum MemoryWorkloads {
     static var all: [Workload] { [load, walk] }
 
-    /// Metric names the report reads.
-    enum Metric {
-        static let residentAfterLoad = "residentAfterLoadBytes"
-        static let walkPeak = "walkPeakBytes"
-    }
+    static let loadName = "memory.load"
+    static let walkName = "memory.walk"
 
     static var load: Workload {
-        .define("memory.load", .memory,
+        .define(loadName, .memory,
                 "Load the whole social dataset, 2,000 records per transaction (the transactions timed, not the generator); resident memory after the load, bytes per record in memory and on disk",
                 loadsDataset: true,
                 setup: { ctx in ctx },
@@ -28,7 +25,7 @@ enum MemoryWorkloads {
                     }
                     timer.record(elapsed, operations: g.recordCount)
                     if let now = ResidentMemory.current() {
-                        ctx.report(Metric.residentAfterLoad, Double(now) - Double(ctx.residentAtStart))
+                        ctx.report(MemorySuite.residentAfterLoad, Double(now) - Double(ctx.residentAtStart))
                     }
                     return g.recordCount
                 },
@@ -39,7 +36,7 @@ enum MemoryWorkloads {
     }
 
     static var walk: Workload {
-        .define("memory.walk", .memory, "Read every record of every entity, every field (forEach); peak resident memory during the walk",
+        .define(walkName, .memory, "Read every record of every entity, every field (forEach); peak resident memory during the walk",
                 setup: { ctx in ctx },
                 body: { repo, ctx, timer in
                     ResidentMemory.resetPeak()
@@ -57,7 +54,7 @@ enum MemoryWorkloads {
                         timer.record(MonotonicClock.now() &- start, operations: rows)
                     }
                     if let peak = ResidentMemory.peak() {
-                        ctx.report(Metric.walkPeak, max(ctx.metrics[Metric.walkPeak] ?? 0, Double(peak) - Double(before)))
+                        ctx.report(MemorySuite.walkPeak, max(ctx.reported(MemorySuite.walkPeak) ?? 0, Double(peak) - Double(before)))
                     }
                     return sink
                 })

@@ -3,7 +3,7 @@ import Foundation
 /// The report's concurrency section, from the `concurrency.*` cells at the main scale: read
 /// throughput by thread count (table and chart), latency under writes, the long reader, and
 /// observation across threads.
-extension MarkdownReport {
+extension ResultsView {
     static let threadCounts = [1, 2, 4, 8]
 
     func concurrency() -> String {
@@ -26,7 +26,8 @@ extension MarkdownReport {
         }
         guard !rows.isEmpty else { return "" }
         var md = "### Read scaling\n\n"
-        md += "Reads per second of all reader threads together (each reads \(Format.count(ConcurrencyWorkloads.readsPerThread)) random posts as fast as it can; no writer), "
+        let reads = parameter(ConcurrencySuite.Parameters.readsPerThread, Self.threadCounts.map(name)) ?? ConcurrencyWorkloads.readsPerThread
+        md += "Reads per second of all reader threads together (each reads \(Format.count(reads)) random posts as fast as it can; no writer), "
         md += "and the speed-up over one thread. \(results.machine.cores) cores: beyond that the threads share them.\n\n"
         let plotted = rows.filter { $0.1.allSatisfy { $0 != nil } }
         if !plotted.isEmpty {
@@ -53,18 +54,26 @@ extension MarkdownReport {
         let writer = "concurrency.write-paced"
         let shown = backends.filter { b in [readers, mixed, writer].contains { results.cell(b, $0, mainScale)?.isOK == true } }
         guard !shown.isEmpty else { return "" }
+        typealias P = ConcurrencySuite.Parameters
+        let all = [readers, mixed, writer]
+        let threads = parameter(P.threads, all) ?? ConcurrencyWorkloads.pacedReaders
+        let readInterval = parameter(P.readIntervalNanos, all) ?? Int(ConcurrencyWorkloads.readInterval)
+        let commitInterval = parameter(P.commitIntervalNanos, all) ?? Int(ConcurrencyWorkloads.commitInterval)
+        let reads = parameter(P.readsPerThread, all) ?? ConcurrencyWorkloads.readsPerReader
+        let commits = parameter(P.commits, all) ?? ConcurrencyWorkloads.commits
         var md = "### Latency under writes\n\n"
-        md += "\(ConcurrencyWorkloads.pacedReaders) reader threads, each reading a random post every \(ConcurrencyWorkloads.readInterval / 1_000_000) ms, "
-        md += "alone and beside one writer committing a small update every \(ConcurrencyWorkloads.commitInterval / 1_000_000) ms; and the writer alone. "
-        md += "Latency from each operation's due time; p99.9 rests on a few operations per cell (\(Format.count(ConcurrencyWorkloads.pacedReaders * ConcurrencyWorkloads.readsPerReader)) reads, "
-        md += "\(ConcurrencyWorkloads.commits) commits per repetition).\n\n"
+        md += "\(threads) reader threads, each reading a random post every \(readInterval / 1_000_000) ms, "
+        md += "alone and beside one writer committing a small update every \(commitInterval / 1_000_000) ms; and the writer alone. "
+        md += "Latency from each operation's due time; p99.9 rests on a few operations per cell (\(Format.count(threads * reads)) reads, "
+        md += "\(commits) commits per repetition).\n\n"
         md += "| backend | read p50 | read p99 | read p99.9 | read p50 with writer | read p99 with writer | read p99.9 with writer | commit p50 alone | commit p99 alone | commit p50 with readers | commit p99 with readers |\n"
         md += "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
         for b in shown {
-            let cols = [(readers, "read p50 ns"), (readers, "read p99 ns"), (readers, "read p99.9 ns"),
-                        (mixed, "read p50 ns"), (mixed, "read p99 ns"), (mixed, "read p99.9 ns"),
-                        (writer, "writer p50 ns"), (writer, "writer p99 ns"), (mixed, "writer p50 ns"), (mixed, "writer p99 ns")]
-            md += "| \(b) | " + cols.map { Format.nanos(metric(b, $0.0, $0.1)) }.joined(separator: " | ") + " |\n"
+            let p = ConcurrencySuite.Figures.percentile
+            let cols = [(readers, p("read", "50")), (readers, p("read", "99")), (readers, p("read", "99.9")),
+                        (mixed, p("read", "50")), (mixed, p("read", "99")), (mixed, p("read", "99.9")),
+                        (writer, p("writer", "50")), (writer, p("writer", "99")), (mixed, p("writer", "50")), (mixed, p("writer", "99"))]
+            md += "| \(b) | " + cols.map { Format.nanos(figure($0.1, b, $0.0)) }.joined(separator: " | ") + " |\n"
         }
         return md + "\n"
     }
@@ -73,42 +82,50 @@ extension MarkdownReport {
         let w = "concurrency.long-reader"
         let shown = backends.filter { results.cell($0, w, mainScale)?.isOK == true }
         guard !shown.isEmpty else { return "" }
+        let burst = parameter(ConcurrencySuite.Parameters.burstCommits, [w]) ?? ConcurrencyWorkloads.burstCommits
+        let after = parameter(ConcurrencySuite.Parameters.afterCommits, [w]) ?? ConcurrencyWorkloads.afterCommits
         var md = "### A long reader during a write burst\n\n"
-        md += "One thread holds a read snapshot while the writer commits \(Format.count(ConcurrencyWorkloads.burstCommits)) small updates. "
+        md += "One thread holds a read snapshot while the writer commits \(Format.count(burst)) small updates. "
         md += "SQLite cannot checkpoint past the reader's snapshot, so its WAL grows; LMDB cannot reuse pages the reader may still see, "
-        md += "so its data file grows. Recovery: from the reader's end to the last of the next \(ConcurrencyWorkloads.afterCommits) commits "
+        md += "so its data file grows. Recovery: from the reader's end to the last of the next \(after) commits "
         md += "slower than twice the steady median (0 when none was).\n\n"
         md += "| backend | commit p50 steady | commit p50 during | commit p99 during | store growth | WAL after burst | first commit after | recovery |\n"
         md += "|---|---:|---:|---:|---:|---:|---:|---:|\n"
         for b in shown {
             let c = results.cell(b, w, mainScale)!
-            md += "| \(b) | \(Format.nanos(c.metrics["baseline commit p50 ns"])) | \(Format.nanos(c.latency.map { Double($0.p50) })) | "
-            md += "\(Format.nanos(c.latency.map { Double($0.p99) })) | \(Format.bytes(c.metrics["store growth bytes"])) | "
-            md += "\(c.metrics["wal bytes"].map { $0 > 0 ? Format.bytes($0) : "no WAL" } ?? "–") | "
-            md += "\(Format.nanos(c.metrics["first commit after ns"])) | \(c.metrics["recovery ms"].map { Format.nanos($0 * 1e6) } ?? "–") |\n"
+            typealias F = ConcurrencySuite.Figures
+            md += "| \(b) | \(Format.nanos(c.figure(F.baselineCommitP50))) | \(Format.nanos(c.latency.map { Double($0.p50) })) | "
+            md += "\(Format.nanos(c.latency.map { Double($0.p99) })) | \(Format.bytes(c.figure(F.storeGrowth))) | "
+            md += "\(c.figure(F.walBytes).map { $0 > 0 ? Format.bytes($0) : "no WAL" } ?? "–") | "
+            md += "\(Format.nanos(c.figure(F.firstCommitAfter))) | \(c.figure(F.recovery).map { Format.nanos($0 * 1e6) } ?? "–") |\n"
         }
         return md + "\n"
     }
+
+    static func observeName(_ size: Int, _ observers: Int) -> String { "concurrency.observe.\(size)-results.\(observers)-observers" }
 
     func observation() -> String {
         var md = "### Observation across threads\n\n"
         var any = false
         md += "Observers on their own threads watch the first N comments while another thread commits a change to one of them every "
-        md += "\(ConcurrencyWorkloads.observedCommitInterval / 1_000_000) ms. Notification: from the commit's return to the observer's handling of the change set "
+        let observed = ConcurrencyWorkloads.observedSizes.flatMap { size in ConcurrencyWorkloads.observerCounts.map { Self.observeName(size, $0) } }
+        let interval = parameter(ConcurrencySuite.Parameters.commitIntervalNanos, observed) ?? Int(ConcurrencyWorkloads.observedCommitInterval)
+        md += "\(interval / 1_000_000) ms. Notification: from the commit's return to the observer's handling of the change set "
         md += "that holds it (over every observer). Commit: the writer's time per commit with that many observers. Only backends that declare "
         md += "`observation` run it.\n\n"
         md += "| backend | results | commit, 0 observers | commit, 1 observer | commit, 10 observers | notify p50, 1 | notify p99, 1 | notify p50, 10 | notify p99, 10 |\n"
         md += "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n"
         for b in backends {
             for size in ConcurrencyWorkloads.observedSizes {
-                let name = { (n: Int) in "concurrency.observe.\(size)-results.\(n)-observers" }
+                let name = { (n: Int) in Self.observeName(size, n) }
                 let cells = ConcurrencyWorkloads.observerCounts.map { results.cell(b, name($0), mainScale) }
                 guard cells.contains(where: { $0?.isOK == true }) else { continue }
                 any = true
-                let shownSize = cells.compactMap { $0?.metrics["results"] }.first.map { Format.count(Int($0)) } ?? Format.count(size)
+                let shownSize = cells.compactMap { $0?.figure(ConcurrencySuite.Figures.results) }.first.map { Format.count(Int($0)) } ?? Format.count(size)
                 md += "| \(b) | \(shownSize) | " + cells.map { Format.nanos($0?.isOK == true ? $0?.nanosPerOperation : nil) }.joined(separator: " | ") + " | "
-                md += [(1, "notify p50 ns"), (1, "notify p99 ns"), (10, "notify p50 ns"), (10, "notify p99 ns")]
-                    .map { Format.nanos(metric(b, name($0.0), $0.1)) }.joined(separator: " | ") + " |\n"
+                let (p50, p99) = (ConcurrencySuite.Figures.notifyP50, ConcurrencySuite.Figures.notifyP99)
+                md += [(1, p50), (1, p99), (10, p50), (10, p99)]
+                    .map { Format.nanos(figure($0.1, b, name($0.0))) }.joined(separator: " | ") + " |\n"
             }
         }
         return any ? md + "\n" : ""

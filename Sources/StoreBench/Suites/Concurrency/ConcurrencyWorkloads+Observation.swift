@@ -29,6 +29,10 @@ extension ConcurrencyWorkloads {
                 inQuickProfile: size == 100 && observers == 1,
                 setup: { ctx in
                     let n = min(size, ctx.generator.comments)
+                    ctx.record(ConcurrencySuite.Parameters.threads, observers)
+                    ctx.record(ConcurrencySuite.Parameters.resultsSize, n)
+                    ctx.record(ConcurrencySuite.Parameters.commits, observedCommits)
+                    ctx.record(ConcurrencySuite.Parameters.commitIntervalNanos, observedCommitInterval)
                     var r = ctx.random()
                     return ObservedState(size: n, observers: observers, targets: (0..<ctx.scaledForWarmUp(observedCommits)).map { _ in Int64(r.below(n) + 1) })
                 },
@@ -90,12 +94,12 @@ extension ConcurrencyWorkloads {
             }
         })
         timer.record(total: sum(writer.service), operations: commits, latencies: writer.service)
-        timer.report("observers", Double(s.observers))
-        timer.report("results", Double(s.size))
+        timer.report(ConcurrencySuite.Figures.observers, Double(s.observers))
+        timer.report(ConcurrencySuite.Figures.results, Double(s.size))
         if s.observers > 0 {
             let h = notified.histogram
-            timer.report("notify p50 ns", Double(h.valueAtPercentile(50)))
-            timer.report("notify p99 ns", Double(h.valueAtPercentile(99)))
+            timer.report(ConcurrencySuite.Figures.notifyP50, Double(h.valueAtPercentile(50)))
+            timer.report(ConcurrencySuite.Figures.notifyP99, Double(h.valueAtPercentile(99)))
         }
         return commits
     }

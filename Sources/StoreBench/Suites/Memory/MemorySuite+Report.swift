@@ -1,0 +1,74 @@
+import Foundation
+
+/// The memory suite's parts of the report: the smallest store and the least memory in "Which
+/// backend?", the resident-memory chart, and the memory and disk tables.
+extension ResultsView {
+    func memoryAdvice() -> String {
+        var md = ""
+        let loads = backends.compactMap { b in results.cell(b, MemoryWorkloads.loadName, mainScale).flatMap { c in c.diskBytes.map { (b, Double($0)) } } }
+        if let small = loads.min(by: { $0.1 < $1.1 }), let big = loads.max(by: { $0.1 < $1.1 }), loads.count > 1 {
+            md += "- **Smallest on disk:** `\(small.0)` (\(Format.bytes(small.1)); the largest, `\(big.0)`, takes \(Format.ratio(big.1 / small.1)) as much).\n"
+        }
+        let walks = backends.compactMap { b in results.cell(b, MemoryWorkloads.walkName, mainScale)?.peakResidentBytes.map { (b, Double($0)) } }
+        if let low = walks.min(by: { $0.1 < $1.1 }), walks.count > 1 {
+            md += "- **Least memory while walking everything:** `\(low.0)` (peak resident \(Format.bytes(low.1)) for the whole cell process).\n"
+        }
+        return md
+    }
+
+    /// Resident memory after `memory.load`, bytes per record, at the main scale.
+    func memoryChart() -> String {
+        guard let d = results.datasets.first(where: { $0.scale == mainScale }), d.records > 0 else { return "" }
+        let rows: [(backend: String, perRecord: Double, load: CellResult, walk: CellResult?)] = backends.compactMap { b in
+            guard let load = results.cell(b, MemoryWorkloads.loadName, mainScale), load.isOK,
+                  let resident = load.figure(MemorySuite.residentAfterLoad) else { return nil }
+            return (b, resident / Double(d.records), load, results.cell(b, MemoryWorkloads.walkName, mainScale))
+        }
+        guard !rows.isEmpty else { return "" }
+        var md = "### Memory\n\n"
+        md += "Bars: the cell process's resident memory after `memory.load` loaded the \(mainScale) dataset "
+        md += "(\(Format.count(d.records)) records), minus before the store opened, per record (lower is better). "
+        md += "One measurement per backend, so no interval. LMDB's figure includes mapped file pages the kernel can drop "
+        md += "(see Memory and disk).\n\n"
+        let kib = (rows.map(\.perRecord).max() ?? 0) >= 10 * 1_024
+        let unit = kib ? "KiB" : "bytes"
+        md += barChart(title: "memory.load: resident memory after load, \(unit) per record, \(mainScale) scale",
+                       yTitle: "\(unit) per record (lower is better)",
+                       values: rows.map { ($0.backend, max(0, $0.perRecord) / (kib ? 1_024 : 1)) },
+                       format: { v in kib ? Format.bytes(v * 1_024) : Format.bytes(v) })
+        md += "| colour | backend | resident after load per record | resident after load | walk peak | disk per record |\n"
+        md += "|---|---|---:|---:|---:|---:|\n"
+        for r in rows {
+            let disk = r.load.diskBytes.map { Double($0) / Double(d.records) }
+            md += "| \(chartColors[r.backend]!.label) | \(r.backend) | \(Format.bytes(r.perRecord)) | "
+            md += "\(Format.bytes(r.load.figure(MemorySuite.residentAfterLoad))) | "
+            md += "\(Format.bytes(r.walk?.figure(MemorySuite.walkPeak))) | \(Format.bytes(disk)) |\n"
+        }
+        return md + "\n"
+    }
+
+    func memoryTables() -> String {
+        var md = "## Memory and disk\n\n"
+        md += "From `memory.load` (load the whole social dataset, then close) and `memory.walk` (read every record of every entity). "
+        md += "Resident after load is the cell process's growth from before the store opened; the walk peak is the growth of the "
+        md += "peak during the walk; disk is what the store's files occupy after closing. LMDB reads through a memory map, so its "
+        md += "resident figures include file pages the kernel can drop under pressure; SQLite's page cache is private memory.\n\n"
+        for scale in scales {
+            guard let d = results.datasets.first(where: { $0.scale == scale }) else { continue }
+            md += "\(scale) scale (\(Format.count(d.records)) records):\n\n"
+            md += "| backend | load | resident after load | per record in memory | walk peak | disk | per record on disk |\n"
+            md += "|---|---:|---:|---:|---:|---:|---:|\n"
+            for b in backends {
+                let load = results.cell(b, MemoryWorkloads.loadName, scale)
+                let walk = results.cell(b, MemoryWorkloads.walkName, scale)
+                guard load != nil || walk != nil else { continue }
+                let resident = load?.figure(MemorySuite.residentAfterLoad)
+                md += "| \(b) | \(Format.rate(load?.operationsPerSecond)) | \(Format.bytes(resident)) | "
+                md += "\(Format.bytes(resident.map { $0 / Double(d.records) })) | \(Format.bytes(walk?.figure(MemorySuite.walkPeak))) | "
+                md += "\(Format.bytes(load?.diskBytes)) | \(Format.bytes(load?.diskBytes.map { Double($0) / Double(d.records) })) |\n"
+            }
+            md += "\n"
+        }
+        return md
+    }
+}

@@ -1,0 +1,54 @@
+/// Where a suite's part of the report goes.
+public enum ReportPlacement: Sendable, CaseIterable {
+    /// Lines in "Which backend?", after the use-case groups.
+    case advice
+    /// A chart in "Charts", after the per-category charts.
+    case charts
+    /// A section of its own, before the per-workload tables.
+    case section
+    /// A section after the per-workload tables.
+    case afterWorkloads
+}
+
+/// One workload family in its own folder: its workloads, the figures and parameters they
+/// record, the "Which backend?" groups they count in, and its parts of the report.
+/// `Suites.all` lists the built-in ones; `Suites.register` adds one at run time.
+///
+/// ```swift
+/// struct ToySuite: WorkloadSuite {
+///     var category: WorkloadCategory { WorkloadCategory("toy") }
+///     var workloads: [Workload] { [.define("toy.nothing", category, "Does nothing", setup: { _ in () },
+///                                          body: { _, _, _ in 0 })] }
+///     func report(_ placement: ReportPlacement, _ view: ResultsView) -> String {
+///         placement == .section ? "## Toy\n\nNothing measured.\n\n" : ""
+///     }
+/// }
+/// Suites.register(ToySuite())
+/// ```
+public protocol WorkloadSuite: Sendable {
+    /// The family; every workload of the suite has it.
+    var category: WorkloadCategory { get }
+    /// The workloads, in report order.
+    var workloads: [Workload] { get }
+    /// The figures its workloads report beside their times.
+    var figures: [Figure] { get }
+    /// The parameters its workloads record.
+    var parameters: [Parameter] { get }
+    /// Whether profiles run it (false for the runner's self-tests).
+    var inProfiles: Bool { get }
+    /// Whether "Charts" shows its category's geometric mean (false where times are not comparable per operation).
+    var chartedByCategory: Bool { get }
+    /// The "Which backend?" groups `workload` counts in.
+    func useCases(of workload: String) -> [UseCase]
+    /// Its part of the report at `placement`, from the results alone ("" for none).
+    func report(_ placement: ReportPlacement, _ view: ResultsView) -> String
+}
+
+extension WorkloadSuite {
+    public var figures: [Figure] { [] }
+    public var parameters: [Parameter] { [] }
+    public var inProfiles: Bool { true }
+    public var chartedByCategory: Bool { true }
+    public func useCases(of workload: String) -> [UseCase] { [.overall] }
+    public func report(_ placement: ReportPlacement, _ view: ResultsView) -> String { "" }
+}
