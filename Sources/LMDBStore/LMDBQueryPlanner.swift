@@ -47,7 +47,7 @@ struct QueryPlan: Sendable {
 /// 2. Primary key `==` or `IN` → point reads. Otherwise the best index: the most leading
 ///    components fixed by `==`, then one more component constrained by `IN`, a range or a
 ///    prefix; a unique index fully fixed wins; a range on the primary key reads no second
-///    database and beats an index range of equal rank.
+///    database and beats an index range of equal rank. `Score` holds the ranks.
 /// 3. Without a usable conjunct: with a limit and sort keys that are exactly an index's
 ///    components (ascending), walk that index in order and stop early; sort by the primary
 ///    key descending walks the primary database backwards; otherwise scan every record.
@@ -68,65 +68,148 @@ enum LMDBQueryPlanner {
         case prefix(String)
     }
 
+    /// The usable conjuncts of one attribute: each one's position among the conjuncts, and its
+    /// constraint.
+    private typealias UsableList = [(index: Int, kind: Usable)]
+
+    /// How candidate access paths rank (rule 2): the highest score wins; on a tie the first
+    /// candidate considered (the primary key, then the indexes in declaration order) stays.
+    private enum Score {
+        /// `id == x`: one point read, at most one record; far above any index's score.
+        static let primaryKeyEqual = 1000
+        /// `id IN {...}`: one point read per value; below a single key, far above any index's score.
+        static let primaryKeyIn = 900
+        /// A range or prefix of the primary key: it reads no second database, so it beats an
+        /// index range with nothing fixed (`nextComponent`), not one with a component fixed.
+        static let primaryKeyRange = 7
+        /// Per leading index component fixed by `==`: each one narrows the range further.
+        static let fixedComponent = 10
+        /// The component after the fixed ones constrained by `IN`, a range or a prefix: it
+        /// narrows less than fixing one more component.
+        static let nextComponent = 5
+        /// Added when a unique index has every component fixed by a non-null `==`: at most one
+        /// record, so it beats the ranges of non-unique indexes.
+        static let uniqueMatch = 100
+
+        /// An index candidate's score.
+        static func index(fixed: Int, constrainsNext: Bool, isUniqueMatch: Bool) -> Int {
+            fixed * fixedComponent + (constrainsNext ? nextComponent : 0) + (isUniqueMatch ? uniqueMatch : 0)
+        }
+    }
+
+    /// An access path that answers some conjuncts, with its score.
+    private struct Candidate {
+        let score: Int
+        let access: QueryPlan.Access
+        /// Positions of the conjuncts the access answers.
+        let consumed: Set<Int>
+        /// The answered conditions as text, for the summary.
+        let conditions: [String]
+        /// For an index: the components after the fixed ones, the order within its range.
+        let orderOrdinals: [Int]
+    }
+
+    /// The sort keys that matter, and the order they ask for.
+    private struct SortNeed {
+        /// The query's sort keys without those on attributes fixed by a top-level `==`.
+        let keys: [ResolvedSortKey]
+        /// The keys' attribute ordinals when every key is a plain ascending attribute.
+        let ascendingOrdinals: [Int]?
+        /// No sort keys, or the primary key ascending: the primary database's own order.
+        let wantsPrimaryOrder: Bool
+    }
+
+    /// The access path chosen, and what it answers of the predicate and the order.
+    private struct Choice {
+        var access: QueryPlan.Access = .scan(reverse: false)
+        var consumed = Set<Int>()
+        var conditions: [String] = []
+        var orderFromAccess: Bool
+        var orderMayTruncate = false
+    }
+
     static func plan(_ q: ResolvedQuery, layout: LMDBLayout) -> QueryPlan {
-        let e = q.entity
         var conjuncts: [ResolvedPredicate] = []
         flatten(q.predicate, into: &conjuncts)
+        let usable = usableConjuncts(conjuncts, q.entity)
+        let sort = sortNeed(q, usable)
+        let choice = if let best = bestCandidate(usable, q.entity, layout) {
+            choice(from: best, sort, q.entity)
+        } else {
+            choiceWithoutCandidate(q, sort, layout)
+        }
+        let residual = residual(conjuncts, consumed: choice.consumed)
+        return QueryPlan(query: q, access: choice.access, residual: residual, orderFromAccess: choice.orderFromAccess,
+                         orderMayTruncate: choice.orderMayTruncate, summary: summary(q, choice, residual: residual))
+    }
 
-        // Usable conjuncts by attribute ordinal.
-        var usable: [Int: [(index: Int, kind: Usable)]] = [:]
+    // MARK: Steps
+
+    /// Usable conjuncts by attribute ordinal (rule 1).
+    private static func usableConjuncts(_ conjuncts: [ResolvedPredicate], _ e: Entity) -> [Int: UsableList] {
+        var usable: [Int: UsableList] = [:]
         for (i, c) in conjuncts.enumerated() {
             if let (o, u) = classify(c, e) { usable[o, default: []].append((i, u)) }
         }
+        return usable
+    }
 
-        var best: (score: Int, access: QueryPlan.Access, consumed: Set<Int>, conditions: [String],
-                   orderOrdinals: [Int]?)? = nil
-        func consider(_ score: Int, _ access: QueryPlan.Access, _ consumed: Set<Int>, _ conditions: [String], _ order: [Int]?) {
-            if score > (best?.score ?? 0) { best = (score, access, consumed, conditions, order) }
+    /// The highest-scoring candidate (rule 2), or nil when no conjunct is usable by any.
+    private static func bestCandidate(_ usable: [Int: UsableList], _ e: Entity, _ layout: LMDBLayout) -> Candidate? {
+        let candidates = [primaryKeyCandidate(usable, e, layout)] + layout.indexes[e.index].map { indexCandidate($0, usable, e) }
+        var best: Candidate?
+        for case let c? in candidates where c.score > (best?.score ?? 0) { best = c }
+        return best
+    }
+
+    /// Point reads for a non-null `==` or an `IN` on the primary key, else a range of the
+    /// primary database.
+    private static func primaryKeyCandidate(_ usable: [Int: UsableList], _ e: Entity, _ layout: LMDBLayout) -> Candidate? {
+        guard let list = usable[e.primaryKeyOrdinal] else { return nil }
+        let name = e.primaryKey.name
+        if let (i, u) = list.first(where: { if case .equal(let v) = $0.kind { !v.isNull } else { false } }),
+           case .equal(let v) = u {
+            return Candidate(score: Score.primaryKeyEqual, access: .keys([v]), consumed: [i],
+                             conditions: ["\(name) == \(v)"], orderOrdinals: [])
         }
-
-        // Primary key.
-        let pk = e.primaryKeyOrdinal
-        let pkName = e.primaryKey.name
+        if let (i, u) = list.first(where: { if case .oneOf = $0.kind { true } else { false } }), case .oneOf(let vs) = u {
+            return Candidate(score: Score.primaryKeyIn, access: .keys(vs.filter { !$0.isNull }), consumed: [i],
+                             conditions: ["\(name) IN \(vs.count) values"], orderOrdinals: [])
+        }
+        guard let (next, used, text) = nextConstraint(list, name: name) else { return nil }
         let primary = KeySpace(dbi: layout.primary[e.index], types: [e.primaryKey.type], isPrimary: true, name: e.name)
-        if let list = usable[pk] {
-            if let (i, u) = list.first(where: { if case .equal(let v) = $0.kind { !v.isNull } else { false } }),
-               case .equal(let v) = u {
-                consider(1000, .keys([v]), [i], ["\(pkName) == \(v)"], [])
-            } else if let (i, u) = list.first(where: { if case .oneOf = $0.kind { true } else { false } }),
-                      case .oneOf(let vs) = u {
-                consider(900, .keys(vs.filter { !$0.isNull }), [i], ["\(pkName) IN \(vs.count) values"], [])
-            } else if let (next, used, text) = nextConstraint(list, name: pkName) {
-                consider(7, .range(primary, fixed: [], next: next), used, text, [])
-            }
-        }
+        return Candidate(score: Score.primaryKeyRange, access: .range(primary, fixed: [], next: next), consumed: used,
+                         conditions: text, orderOrdinals: [])
+    }
 
-        // Secondary indexes.
-        for index in layout.indexes[e.index] {
-            var fixed: [Value] = [], consumed = Set<Int>(), conditions: [String] = []
-            for o in index.ordinals {
-                guard let (i, u) = usable[o]?.first(where: { if case .equal = $0.kind { true } else { false } }),
-                      case .equal(let v) = u else { break }
-                fixed.append(v)
-                consumed.insert(i)
-                conditions.append("\(e.attributes[o].name) == \(v)")
-            }
-            var next: KeyConstraint?
-            if fixed.count < index.ordinals.count, let list = usable[index.ordinals[fixed.count]],
-               let (n, used, text) = nextConstraint(list, name: e.attributes[index.ordinals[fixed.count]].name) {
-                next = n
-                consumed.formUnion(used)
-                conditions += text
-            }
-            guard !consumed.isEmpty else { continue }
-            var score = fixed.count * 10 + (next == nil ? 0 : 5)
-            if index.description.isUnique && fixed.count == index.ordinals.count && !fixed.contains(where: \.isNull) { score += 100 }
-            let space = KeySpace(dbi: index.dbi, types: index.types, isPrimary: false, name: index.name)
-            let order = Array(index.ordinals.dropFirst(fixed.count))
-            consider(score, .range(space, fixed: fixed, next: next), consumed, conditions, order)
+    /// A range of `index`: its leading components fixed by `==`, then one more constrained;
+    /// nil when no conjunct applies.
+    private static func indexCandidate(_ index: LMDBLayout.Index, _ usable: [Int: UsableList], _ e: Entity) -> Candidate? {
+        var fixed: [Value] = [], consumed = Set<Int>(), conditions: [String] = []
+        for o in index.ordinals {
+            guard let (i, u) = usable[o]?.first(where: { if case .equal = $0.kind { true } else { false } }),
+                  case .equal(let v) = u else { break }
+            fixed.append(v)
+            consumed.insert(i)
+            conditions.append("\(e.attributes[o].name) == \(v)")
         }
+        var next: KeyConstraint?
+        if fixed.count < index.ordinals.count, let list = usable[index.ordinals[fixed.count]],
+           let (n, used, text) = nextConstraint(list, name: e.attributes[index.ordinals[fixed.count]].name) {
+            next = n
+            consumed.formUnion(used)
+            conditions += text
+        }
+        guard !consumed.isEmpty else { return nil }
+        let isUniqueMatch = index.description.isUnique && fixed.count == index.ordinals.count && !fixed.contains(where: \.isNull)
+        let space = KeySpace(dbi: index.dbi, types: index.types, isPrimary: false, name: index.name)
+        return Candidate(score: Score.index(fixed: fixed.count, constrainsNext: next != nil, isUniqueMatch: isUniqueMatch),
+                         access: .range(space, fixed: fixed, next: next), consumed: consumed, conditions: conditions,
+                         orderOrdinals: Array(index.ordinals.dropFirst(fixed.count)))
+    }
 
-        // Sort keys that matter: drop those fixed by a top-level `==`.
+    /// The sort keys left after dropping those fixed by a top-level `==` (rule 5).
+    private static func sortNeed(_ q: ResolvedQuery, _ usable: [Int: UsableList]) -> SortNeed {
         let constant = Set(usable.filter { $0.value.contains { if case .equal = $0.kind { true } else { false } } }.keys)
         let sort = q.sort.filter { k in
             guard k.path.steps.isEmpty, case .attribute(_, let o, _) = k.path.terminal else { return true }
@@ -134,55 +217,59 @@ enum LMDBQueryPlanner {
         }
         let ascendingOrdinals: [Int]? = sort.allSatisfy { $0.ascending && $0.options.isEmpty && $0.path.steps.isEmpty }
             ? sort.compactMap { if case .attribute(_, let o, _) = $0.path.terminal { o } else { nil } } : nil
-        let wantsPrimaryOrder = sort.isEmpty || ascendingOrdinals == [pk]
+        return SortNeed(keys: sort, ascendingOrdinals: ascendingOrdinals,
+                        wantsPrimaryOrder: sort.isEmpty || ascendingOrdinals == [q.entity.primaryKeyOrdinal])
+    }
 
-        var access: QueryPlan.Access = .scan(reverse: false)
-        var consumed = Set<Int>(), conditions: [String] = []
-        var orderFromAccess = wantsPrimaryOrder
-        var orderMayTruncate = false
-        if let b = best {
-            access = b.access
-            consumed = b.consumed
-            conditions = b.conditions
-            switch b.access {
-            case .keys, .scan: orderFromAccess = wantsPrimaryOrder
-            case .range(let space, let fixed, let next):
-                if space.isPrimary {
-                    orderFromAccess = wantsPrimaryOrder
-                } else if let order = b.orderOrdinals {
-                    // Within an index: (remaining components, primary key) ascending.
-                    let pureEquality = next == nil && fixed.count == space.types.count
-                    orderFromAccess = (pureEquality && sort.isEmpty) || (!order.isEmpty && ascendingOrdinals == order)
-                    orderMayTruncate = order.contains { [.string, .bytes].contains(e.attributes[$0].type) }
-                }
-            }
-        } else if q.limit != nil, !sort.isEmpty, let ords = ascendingOrdinals,
-                  let index = layout.indexes[e.index].first(where: { $0.ordinals == ords }) {
-            access = .range(KeySpace(dbi: index.dbi, types: index.types, isPrimary: false, name: index.name), fixed: [], next: nil)
-            orderFromAccess = true
-            orderMayTruncate = index.types.contains { $0 == .string || $0 == .bytes }
-        } else if sort.count == 1, sort[0].path.steps.isEmpty, !sort[0].ascending, sort[0].options.isEmpty,
-                  case .attribute(_, pk, _) = sort[0].path.terminal {
-            access = .scan(reverse: true)
-            orderFromAccess = true
+    /// The best candidate's access, and whether it yields the sort order.
+    private static func choice(from best: Candidate, _ sort: SortNeed, _ e: Entity) -> Choice {
+        var choice = Choice(access: best.access, consumed: best.consumed, conditions: best.conditions,
+                            orderFromAccess: sort.wantsPrimaryOrder)
+        if case .range(let space, let fixed, let next) = best.access, !space.isPrimary {
+            // Within an index: (remaining components, primary key) ascending.
+            let order = best.orderOrdinals
+            let pureEquality = next == nil && fixed.count == space.types.count
+            choice.orderFromAccess = (pureEquality && sort.keys.isEmpty) || (!order.isEmpty && sort.ascendingOrdinals == order)
+            choice.orderMayTruncate = order.contains { [.string, .bytes].contains(e.attributes[$0].type) }
         }
+        return choice
+    }
 
+    /// Without a usable conjunct (rule 3): an index walked in sort order when a limit can stop
+    /// it, the primary database backwards for the primary key descending, else a scan.
+    private static func choiceWithoutCandidate(_ q: ResolvedQuery, _ sort: SortNeed, _ layout: LMDBLayout) -> Choice {
+        let e = q.entity, keys = sort.keys
+        if q.limit != nil, !keys.isEmpty, let ords = sort.ascendingOrdinals,
+           let index = layout.indexes[e.index].first(where: { $0.ordinals == ords }) {
+            let space = KeySpace(dbi: index.dbi, types: index.types, isPrimary: false, name: index.name)
+            return Choice(access: .range(space, fixed: [], next: nil), orderFromAccess: true,
+                          orderMayTruncate: index.types.contains { $0 == .string || $0 == .bytes })
+        }
+        if keys.count == 1, keys[0].path.steps.isEmpty, !keys[0].ascending, keys[0].options.isEmpty,
+           case .attribute(_, e.primaryKeyOrdinal, _) = keys[0].path.terminal {
+            return Choice(access: .scan(reverse: true), orderFromAccess: true)
+        }
+        return Choice(orderFromAccess: sort.wantsPrimaryOrder)
+    }
+
+    /// The conjuncts the access does not answer, checked per record (rule 4); nil when none.
+    private static func residual(_ conjuncts: [ResolvedPredicate], consumed: Set<Int>) -> ResolvedPredicate? {
         let rest = conjuncts.indices.filter { !consumed.contains($0) }.map { conjuncts[$0] }.filter {
             if case .constant(true) = $0 { false } else { true }
         }
-        let residual: ResolvedPredicate? = rest.isEmpty ? nil : (rest.count == 1 ? rest[0] : .and(rest))
+        return rest.isEmpty ? nil : (rest.count == 1 ? rest[0] : .and(rest))
+    }
 
-        let summaryAccess: LMDBQueryPlan.Access
-        switch access {
-        case .keys(let vs): summaryAccess = .primaryKeys(count: vs.count)
-        case .range(let s, _, _): summaryAccess = s.isPrimary ? .primaryRange : .index(s.name)
-        case .scan(let reverse): summaryAccess = .scan(reverse: reverse)
+    /// The public view of the plan.
+    private static func summary(_ q: ResolvedQuery, _ choice: Choice, residual: ResolvedPredicate?) -> LMDBQueryPlan {
+        let access: LMDBQueryPlan.Access = switch choice.access {
+        case .keys(let vs): .primaryKeys(count: vs.count)
+        case .range(let s, _, _): s.isPrimary ? .primaryRange : .index(s.name)
+        case .scan(let reverse): .scan(reverse: reverse)
         }
-        let order: LMDBQueryPlan.Order = orderFromAccess ? .access : (q.limit.map { .topK($0 + q.offset) } ?? .memory)
-        let summary = LMDBQueryPlan(entity: e.name, access: summaryAccess, accessConditions: conditions,
-                                    filtersRecords: residual != nil, order: order)
-        return QueryPlan(query: q, access: access, residual: residual, orderFromAccess: orderFromAccess,
-                         orderMayTruncate: orderMayTruncate, summary: summary)
+        let order: LMDBQueryPlan.Order = choice.orderFromAccess ? .access : (q.limit.map { .topK($0 + q.offset) } ?? .memory)
+        return LMDBQueryPlan(entity: q.entity.name, access: access, accessConditions: choice.conditions,
+                             filtersRecords: residual != nil, order: order)
     }
 
     // MARK: Internal helpers
@@ -214,7 +301,7 @@ enum LMDBQueryPlanner {
 
     /// The constraint for the component after the fixed ones: `IN` first, then the tightest
     /// range from every range conjunct, then a prefix.
-    private static func nextConstraint(_ list: [(index: Int, kind: Usable)], name: String)
+    private static func nextConstraint(_ list: UsableList, name: String)
         -> (KeyConstraint, Set<Int>, [String])?
     {
         if let (i, u) = list.first(where: { if case .oneOf = $0.kind { true } else { false } }), case .oneOf(let vs) = u {
