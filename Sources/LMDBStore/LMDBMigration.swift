@@ -27,13 +27,36 @@ struct LMDBMigration {
         let old = try LMDBLayout.handles(txn, schema: stage.source, create: false, path: path, recordVersions: oldVersions)
         let keepsRecords = stage.entities.map { $0.source != nil && !$0.rewritesRecords }
         let newVersions = stage.entities.map { s in keepsRecords[s.entity.index] ? oldVersions[s.source!.index] : stage.destination.version }
-        // An index database stays when its entity keeps its records and its name, and the index is the same.
-        var keptIndexes = Set<String>()
+        let keptIndexes = keptIndexNames(keepsRecords)
+        try dropUnused(old, keptIndexes: keptIndexes)
+        let moved = try moveAsideReusedNames(old)
+        let new = try LMDBLayout.handles(txn, schema: stage.destination, create: true, path: path, recordVersions: newVersions)
+        try moveRenamedRelationships(moved.relationships, into: new)
+        let tx = LMDBTransaction(schema: stage.destination, layout: new, env: mdb_txn_env(h), txn: txn, writable: true)
+        defer { tx.isActive = false }
+        try migrateRecords(moved.primary, into: new, keepsRecords: keepsRecords, keptIndexes: keptIndexes,
+                           oldVersions: oldVersions, tx)
+        for step in stage.migration.storeSteps { try step(tx) }
+        let names = Set(stage.destination.entities.map(\.name))
+        try LMDBLayout.writeRecordVersions(txn, meta, stage.destination, newVersions,
+                                           dropping: stage.source.entities.map(\.name).filter { !names.contains($0) })
+    }
+
+    /// The index databases that stay: their entity keeps its records and its name, and the
+    /// index is the same.
+    private func keptIndexNames(_ keepsRecords: [Bool]) -> Set<String> {
+        var kept = Set<String>()
         for s in stage.entities where keepsRecords[s.entity.index] && s.source!.name == s.entity.name {
             for i in s.entity.indexes where s.source!.indexes.contains(i) && i.attributes.allSatisfy(s.keepsValues(of:)) {
-                keptIndexes.insert(LMDBLayout.indexName(s.entity, i))
+                kept.insert(LMDBLayout.indexName(s.entity, i))
             }
         }
+        return kept
+    }
+
+    /// Drops the index databases that do not stay, the removed entities' databases and the
+    /// removed relationships' databases.
+    private func dropUnused(_ old: LMDBLayout, keptIndexes: Set<String>) throws {
         for index in old.indexes.joined() where !keptIndexes.contains(index.name) { try drop(index.dbi) }
         for e in stage.removedEntities {
             try drop(old.primary[e.index])
@@ -44,20 +67,27 @@ struct LMDBMigration {
             let kept = Set(s.relationships.compactMap { $0?.name })
             for (k, r) in source.relationships.enumerated() where !kept.contains(r.name) { try drop(old.relationships[source.index][k]) }
         }
-        var oldPrimary = old.primary, oldRelationships = old.relationships
-        // A renamed entity whose old name the new schema gives to another entity (a new one,
-        // or a swap of names) has its databases moved aside first: opening the new schema's
-        // databases by name must not open (and later drop) the old ones.
+    }
+
+    /// The old primary and relationship databases, with those of a renamed entity whose old
+    /// name the new schema gives to another entity (a new one, or a swap of names) moved aside
+    /// first: opening the new schema's databases by name must not open (and later drop) them.
+    private func moveAsideReusedNames(_ old: LMDBLayout) throws -> (primary: [MDB_dbi], relationships: [[MDB_dbi]]) {
+        var primary = old.primary, relationships = old.relationships
         let newNames = Set(stage.destination.entities.map(\.name))
         for s in stage.entities {
             guard let source = s.source, source.name != s.entity.name, newNames.contains(source.name) else { continue }
-            oldPrimary[source.index] = try moveAside(oldPrimary[source.index], as: "sb_migrating:\(source.name)")
+            primary[source.index] = try moveAside(primary[source.index], as: "sb_migrating:\(source.name)")
             let kept = Set(s.relationships.compactMap { $0?.name })
             for (k, r) in source.relationships.enumerated() where kept.contains(r.name) {
-                oldRelationships[source.index][k] = try moveAside(oldRelationships[source.index][k], as: "sb_migrating:\(source.name).\(r.name)")
+                relationships[source.index][k] = try moveAside(relationships[source.index][k], as: "sb_migrating:\(source.name).\(r.name)")
             }
         }
-        let new = try LMDBLayout.handles(txn, schema: stage.destination, create: true, path: path, recordVersions: newVersions)
+        return (primary, relationships)
+    }
+
+    /// Moves the kept relationships of each renamed entity into its new databases.
+    private func moveRenamedRelationships(_ oldRelationships: [[MDB_dbi]], into new: LMDBLayout) throws {
         for s in stage.entities {
             guard let source = s.source, source.name != s.entity.name else { continue }
             for (k, was) in s.relationships.enumerated() {
@@ -66,8 +96,12 @@ struct LMDBMigration {
                 try drop(oldRelationships[source.index][j])
             }
         }
-        let tx = LMDBTransaction(schema: stage.destination, layout: new, env: mdb_txn_env(h), txn: txn, writable: true)
-        defer { tx.isActive = false }
+    }
+
+    /// Each remaining entity's records: kept as they are (copied when the entity is renamed)
+    /// with only its new indexes built, or rewritten in their new form.
+    private func migrateRecords(_ oldPrimary: [MDB_dbi], into new: LMDBLayout, keepsRecords: [Bool], keptIndexes: Set<String>,
+                                oldVersions: [Int], _ tx: LMDBTransaction) throws {
         for s in stage.entities {
             guard let source = s.source else { continue }
             let from = oldPrimary[source.index], to = new.primary[s.entity.index]
@@ -82,10 +116,6 @@ struct LMDBMigration {
                 try rewrite(s, from: from, version: oldVersions[source.index], to: to, tx)
             }
         }
-        for step in stage.migration.storeSteps { try step(tx) }
-        let names = Set(stage.destination.entities.map(\.name))
-        try LMDBLayout.writeRecordVersions(txn, meta, stage.destination, newVersions,
-                                           dropping: stage.source.entities.map(\.name).filter { !names.contains($0) })
     }
 
     /// Every record of `s.source` in its new form, with its index entries.

@@ -56,20 +56,41 @@ struct GraphMemoryCommand: ParsableCommand {
     }
 
     func run() throws {
-        let schema = try Schema(version: 1, entities: [
+        let schema = try Self.schema()
+        let item = schema["Item"]!
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("storebench-graph-memory-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let base = try openStore(schema, in: dir)
+        defer { try? base.close() }
+        try load(item, into: base)
+        let graph = ObjectGraph(store: base)
+        let context = graph.newContext()
+        var kept: [ManagedObject] = []
+        let result = try walk(context, keeping: &kept)
+        try report(result)
+        _ = kept.count
+    }
+
+    /// Item(id, name, group, score, createdAt).
+    private static func schema() throws -> Schema {
+        try Schema(version: 1, entities: [
             EntityDescription("Item", primaryKey: "id",
                               attributes: [Attribute("id", .int64), Attribute("name", .string), Attribute("group", .int64),
                                            Attribute("score", .double), Attribute("createdAt", .date)]),
         ])
-        let item = schema["Item"]!
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("storebench-graph-memory-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: dir) }
+    }
+
+    /// A new store of `--store`'s kind in `dir`.
+    private func openStore(_ schema: Schema, in dir: URL) throws -> any Repository {
         let options = StoreOptions(durability: .relaxed)
-        let base: any Repository = switch store {
+        return switch store {
         case .sqlite: try SQLiteStore(directory: dir, schema: schema, options: options)
         case .lmdb: try LMDBStore(directory: dir, schema: schema, options: options)
         }
-        defer { try? base.close() }
+    }
+
+    /// Writes `records` items, 10,000 per write.
+    private func load(_ item: Entity, into base: any Repository) throws {
         for start in stride(from: 0, to: records, by: 10_000) {
             let rows = (start..<min(start + 10_000, records)).map { i in
                 Record(item, values: [.int64(Int64(i)), .string("item-\(i)-\(String(repeating: "x", count: 20 + i % 40))"),
@@ -77,26 +98,23 @@ struct GraphMemoryCommand: ParsableCommand {
             }
             try base.write { try $0.insert(contentsOf: rows) }
         }
+    }
 
-        let graph = ObjectGraph(store: base)
-        let context = graph.newContext()
+    /// Walks every item through `context` a page at a time, reading every attribute and
+    /// resetting the context every `refreshEvery` records (with 0, every object goes to `kept`
+    /// instead); samples memory after each page.
+    private func walk(_ context: ObjectContext, keeping kept: inout [ManagedObject]) throws -> Result {
         let before = ResidentMemory.current()
         var result = Result(records: records, page: page, refreshEvery: refreshEvery, store: store.rawValue,
                             residentBeforeWalk: before, peakResidentDuringWalk: before, growthBytes: 0,
                             maxRegisteredObjects: 0, maxLiveObjects: 0, walked: 0)
-        var kept: [ManagedObject] = []
         var last: Int64 = -1
         var sinceRefresh = 0
         var checksum = 0.0
         while true {
             let objects = try context.fetch(Query("Item", where: "id" > Value.int64(last), sort: [.asc("id")], limit: page))
             guard let tail = objects.last else { break }
-            for o in objects {
-                checksum += try o.require("score", as: Double.self)
-                checksum += Double(try o.require("name", as: String.self).utf8.count)
-                checksum += Double(try o.require("group", as: Int64.self))
-                _ = try o.require("createdAt", as: Date.self)
-            }
+            try readEveryAttribute(of: objects, into: &checksum)
             last = tail.id.int64Value!
             result.walked += objects.count
             sinceRefresh += objects.count
@@ -114,6 +132,22 @@ struct GraphMemoryCommand: ParsableCommand {
         }
         result.growthBytes = result.peakResidentDuringWalk - before
         precondition(checksum.isFinite)
+        return result
+    }
+
+    /// Reads every attribute of each object, folding the values into `checksum` so that the
+    /// reads are not optimized away.
+    private func readEveryAttribute(of objects: [ManagedObject], into checksum: inout Double) throws {
+        for o in objects {
+            checksum += try o.require("score", as: Double.self)
+            checksum += Double(try o.require("name", as: String.self).utf8.count)
+            checksum += Double(try o.require("group", as: Int64.self))
+            _ = try o.require("createdAt", as: Date.self)
+        }
+    }
+
+    /// Prints the result as JSON (`--json`) or as three lines of text.
+    private func report(_ result: Result) throws {
         if json {
             let enc = JSONEncoder()
             enc.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -121,10 +155,9 @@ struct GraphMemoryCommand: ParsableCommand {
         } else {
             let mb = { (b: Int) in String(format: "%.1f MiB", Double(b) / 1_048_576) }
             print("walked \(result.walked) records over objectgraph+\(store.rawValue), page \(page), reset every \(refreshEvery == 0 ? "never (objects kept)" : "\(refreshEvery)")")
-            print("resident before walk \(mb(before)), peak during walk \(mb(result.peakResidentDuringWalk)), growth \(mb(result.growthBytes))")
+            print("resident before walk \(mb(result.residentBeforeWalk)), peak during walk \(mb(result.peakResidentDuringWalk)), growth \(mb(result.growthBytes))")
             print("registered objects at most \(result.maxRegisteredObjects), live objects at most \(result.maxLiveObjects)")
         }
-        _ = kept.count
     }
 }
 
