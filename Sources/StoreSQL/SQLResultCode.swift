@@ -1,8 +1,8 @@
 import StoreCore
 
 /// SQLite result codes as `StoreError`s, for drivers: the category, a message naming SQLite's
-/// own, the native code and the SQL. Extended codes are accepted; the primary code is their
-/// low byte.
+/// own and the code (`SQLiteResultCode`), the native code and the SQL. Extended codes are
+/// accepted; the primary code is their low byte.
 ///
 /// ```swift
 /// catch let e as DriverError { throw SQLResultCode.error(e.code, native: e.message, sql: e.sql) }
@@ -10,27 +10,29 @@ import StoreCore
 public enum SQLResultCode {
     /// The `StoreError` for a result code. With `preparing`, a plain `SQLITE_ERROR` is
     /// `invalidQuery`: SQL that SQLite refuses to compile came from a query it cannot run (too
-    /// many terms or variables), and the data is untouched.
+    /// many terms or variables), and the data is untouched. The message ends with the code's
+    /// name and number, e.g. `(SQLITE_CONSTRAINT_UNIQUE, 2067)`.
     public static func error(_ code: Int32, native: String, sql: String?, message: String? = nil,
                              preparing: Bool = false) -> StoreError {
         var category = category(for: code)
-        if preparing && code & 0xFF == 1 /* SQLITE_ERROR */ { category = .invalidQuery }
-        return StoreError(category, message ?? describe(category, native: native),
+        if preparing && SQLiteResultCode.primary(of: code) == .error { category = .invalidQuery }
+        let text = message ?? describe(category, native: native)
+        return StoreError(category, "\(text) (\(SQLiteResultCode.name(of: code)), \(code))",
                           nativeCode: code, nativeMessage: native, context: sql)
     }
 
     public static func category(for code: Int32) -> StoreError.Category {
-        switch code {
-        case 1555 /* CONSTRAINT_PRIMARYKEY */, 2067 /* CONSTRAINT_UNIQUE */: return .conflict
+        switch SQLiteResultCode(rawValue: code) {
+        case .constraintPrimaryKey?, .constraintUnique?: return .conflict
         default: break
         }
-        switch code & 0xFF {
-        case 19 /* CONSTRAINT */: return .constraintViolation
-        case 13 /* FULL */: return .storageFull
-        case 11 /* CORRUPT */, 26 /* NOTADB */: return .corrupted
-        case 5 /* BUSY */, 6 /* LOCKED */: return .busy
-        case 18 /* TOOBIG */, 20 /* MISMATCH */: return .invalidValue
-        case 9 /* INTERRUPT */: return .closed
+        switch SQLiteResultCode.primary(of: code) {
+        case .constraint?: return .constraintViolation
+        case .full?: return .storageFull
+        case .corrupt?, .notADatabase?: return .corrupted
+        case .busy?, .locked?: return .busy
+        case .tooBig?, .mismatch?: return .invalidValue
+        case .interrupt?: return .closed
         default: return .io
         }
     }

@@ -3,6 +3,7 @@ import GRDBStore
 import SQLiteStore
 import StoreConformance
 import StoreCore
+import StoreSQL
 import Testing
 
 /// GRDBStore beyond the kit: files that are not stores, nesting that GRDB would stop the
@@ -30,7 +31,7 @@ struct GRDBStoreTests {
             Issue.record("opened a garbage file")
         } catch let e as StoreError {
             #expect(e.category == .corrupted, "\(e)")
-            #expect(e.nativeCode == 26 /* SQLITE_NOTADB */, "\(e)")
+            #expect(e.nativeCode == SQLiteResultCode.notADatabase.rawValue, "\(e)")
         }
         #expect(try Data(contentsOf: file) == garbage)
     }
@@ -61,7 +62,8 @@ struct GRDBStoreTests {
             Issue.record("a duplicate key was accepted")
         } catch let e as StoreError {
             #expect(e.category == .conflict)
-            #expect(e.nativeCode == 1555 /* SQLITE_CONSTRAINT_PRIMARYKEY */)
+            #expect(e.nativeCode == SQLiteResultCode.constraintPrimaryKey.rawValue)
+            #expect(e.message.hasSuffix("(SQLITE_CONSTRAINT_PRIMARYKEY, 1555)"), "\(e)")
             #expect(e.context?.hasPrefix("INSERT INTO \"User\"") == true, "\(e)")
         }
         let name = try store.read { try $0.fetch("User", id: 1)?["username"] }

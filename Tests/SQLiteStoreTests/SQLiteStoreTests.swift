@@ -3,6 +3,7 @@ import Foundation
 import SQLiteStore
 import StoreConformance
 import StoreCore
+import StoreSQL
 import Testing
 
 /// SQLite-specific behaviour beyond the kit: files that are not stores, native error codes,
@@ -81,11 +82,22 @@ struct SQLiteStoreTests {
         let e = expectCategory(.conflict) {
             try store.write { try $0.insert(try schema.entity("Tag").record(["name": "swift"])) }
         }
-        #expect(e?.nativeCode == 1555)   // SQLITE_CONSTRAINT_PRIMARYKEY
+        #expect(e?.nativeCode == SQLiteResultCode.constraintPrimaryKey.rawValue)
         #expect(e?.nativeMessage?.contains("UNIQUE constraint failed") == true)
         #expect(e?.context?.hasPrefix("INSERT INTO \"Tag\"") == true)
         let u = expectCategory(.conflict) { try store.write { try $0.update("User", id: 2, set: ["username": "ann"]) } }
-        #expect(u?.nativeCode == 2067)   // SQLITE_CONSTRAINT_UNIQUE
+        #expect(u?.nativeCode == SQLiteResultCode.constraintUnique.rawValue)
+    }
+
+    @Test("a duplicate key's message ends with SQLite's name and number for the code")
+    func duplicateKeyMessage() throws {
+        let store = try SQLiteStore(directory: dir, schema: schema)
+        defer { try? store.close() }
+        try store.write { try $0.insert(try schema.entity("Tag").record(["name": "swift"])) }
+        let e = expectCategory(.conflict) {
+            try store.write { try $0.insert(try schema.entity("Tag").record(["name": "swift"])) }
+        }
+        #expect(e?.message.hasSuffix("(SQLITE_CONSTRAINT_PRIMARYKEY, 1555)") == true, "\(e?.message ?? "")")
     }
 
     @Test("values are bound, never spliced into SQL")
