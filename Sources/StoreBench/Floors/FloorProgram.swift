@@ -32,11 +32,6 @@ public struct FloorProgram: Sendable {
         self.open = open
     }
 
-    /// Whether this program runs `workload` (one with a floor body, and one it implements).
-    public func runs(_ workload: Workload) -> Bool {
-        workload.hasFloor && (workloads?.contains(workload.name) ?? true)
-    }
-
     /// Opens the program over a store in `directory` (created when missing).
     public func open(_ directory: URL, durability: Durability) throws -> any Floor {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

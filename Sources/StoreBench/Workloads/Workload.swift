@@ -2,42 +2,6 @@ import Foundation
 import StoreConformance
 import StoreCore
 
-/// A workload family (`crud`, `query`, …): the category of a suite's workloads, the name
-/// `--workloads` matches, and the heading of its report tables. Each suite declares its own
-/// (`WorkloadCategory.crud` lives in the crud suite's folder).
-public struct WorkloadCategory: RawRepresentable, Hashable, Codable, Sendable, CustomStringConvertible {
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-    public init(_ name: String) { rawValue = name }
-    public var description: String { rawValue }
-
-    public init(from decoder: Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.singleValueContainer()
-        try c.encode(rawValue)
-    }
-}
-
-/// A question a reader brings ("mostly reads?"): the report's "Which backend?" ranks the
-/// backends over the workloads that declare it. Shared ones are declared here; a suite may
-/// declare its own. `rank` orders the groups in the report.
-public struct UseCase: Hashable, Codable, Sendable {
-    public let id: String
-    public let title: String
-    public let rank: Int
-
-    public init(_ id: String, _ title: String, rank: Int) {
-        self.id = id
-        self.title = title
-        self.rank = rank
-    }
-
-    public static let overall = UseCase("overall", "Overall (one thread)", rank: 0)
-    public static let mostlyReads = UseCase("reads", "Mostly reads (reads by key, queries, scans)", rank: 10)
-    public static let mostlyWrites = UseCase("writes", "Mostly writes (inserts, updates, deletes, upserts, batches)", rank: 20)
-    public static let smallTransactions = UseCase("small-transactions", "Many small transactions (one operation each)", rank: 30)
-}
-
 /// Which data a workload needs loaded before it starts.
 public enum DatasetKind: String, Codable, Sendable {
     /// The social dataset of the scale (users, posts, comments, tags, follows).
