@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "GRDBStore", targets: ["GRDBStore"]),
         .library(name: "ObjectGraph", targets: ["ObjectGraph"]),
         .library(name: "StoreConformance", targets: ["StoreConformance"]),
+        .library(name: "StoreBenchKit", targets: ["StoreBenchKit"]),
         .library(name: "StoreBench", targets: ["StoreBench"]),
         .library(name: "StoreBenchCLI", targets: ["StoreBenchCLI"]),
         .executable(name: "storebench", targets: ["storebench"]),
@@ -75,7 +76,7 @@ let package = Package(
         // never pulls GRDB in.
         .target(
             name: "PlainGRDB",
-            dependencies: ["StoreCore", "StoreBench", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["StoreCore", "StoreBenchKit", .product(name: "GRDB", package: "GRDB.swift")]
         ),
 
         // Core Data / Realm-style object graph over any Repository (never a concrete backend).
@@ -92,11 +93,20 @@ let package = Package(
             linkerSettings: [.linkedLibrary("sqlite3"), .linkedLibrary("lmdb")]
         ),
 
-        // The workload runner: fixtures, workloads, bare C-API floors, measurement, reports.
+        // What a floor or reference program needs, without the runner: the measurement primitives
+        // (timers, clocks, figures), the seeded dataset, and the floor contract (Floor, FloorSQL, Touch).
+        .target(
+            name: "StoreBenchKit",
+            dependencies: [
+                "StoreCore", "StoreConformance", "CBenchSupport", .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ]
+        ),
+
+        // The workload runner: the C-API floors, workloads by suite, the runner, reports.
         .target(
             name: "StoreBench",
             dependencies: [
-                "StoreCore", "StoreConformance", "CSQLite", "CLMDB", "CBenchSupport", "CReference",
+                "StoreCore", "StoreConformance", "StoreBenchKit", "CSQLite", "CLMDB", "CBenchSupport", "CReference",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
@@ -142,7 +152,7 @@ let package = Package(
                     plugins: [.plugin(name: "ConformanceKitXCTests")]),
         // Counts the heap allocations of one thread (glibc's malloc interposed in the test binary).
         .testTarget(name: "StoreBenchTests", dependencies: [
-            "StoreBench", "StoreBenchCLI", "StoreCore", "StoreConformance", "SQLiteStore", "LMDBStore", "ObjectGraph", "CSQLite",
+            "StoreBench", "StoreBenchKit", "StoreBenchCLI", "StoreCore", "StoreConformance", "SQLiteStore", "LMDBStore", "ObjectGraph", "CSQLite",
         ], exclude: ["Fixtures"]),   // a results file (and its report) written by an older build
     ],
     swiftLanguageModes: [.v6]

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import StoreBench
+import StoreBenchKit
 import StoreCore
 
 /// The floors' work written as a plain GRDB application writes it, following GRDB's own

@@ -101,13 +101,34 @@ struct SQLMigration {
     private func alter(_ s: MigrationStage.EntityStep) throws {
         let source = s.source!, e = s.entity, t = q(e.name)
         if source.name != e.name { try exec("ALTER TABLE \(q(source.name)) RENAME TO \(t)") }
-        // Removed columns (attributes and foreign keys) go first and renames onto a name still
-        // in use go through a temporary one, so that names can pass from one attribute to
-        // another (a → b, b → c) or from a removed relationship to an attribute.
-        let used = Set(s.attributes.compactMap(\.sourceOrdinal))
-        for (j, a) in source.attributes.enumerated() where !used.contains(j) { try exec("ALTER TABLE \(t) DROP COLUMN \(q(a.name))") }
         let oldKeys = Set(old.foreignKeyColumns(source).map(\.column)), newKeys = new.foreignKeyColumns(e)
-        for column in oldKeys.subtracting(newKeys.map(\.column)) { try exec("ALTER TABLE \(t) DROP COLUMN \(q(column))") }
+        try dropRemovedColumns(s, t, oldKeys.subtracting(newKeys.map(\.column)))
+        try renameColumns(s, t)
+        let added = try addColumns(s, t)
+        for (column, r) in newKeys where !oldKeys.contains(column) {
+            try exec("ALTER TABLE \(t) ADD COLUMN \(q(column)) \(SQLSchemaMapping.columnType(new.schema[r.destination]!.primaryKey.type))")
+        }
+        let total = try count(e.name)
+        // A new column with a fill always changes the checksums, so one test covers both.
+        if added.rewritesChecksums {
+            let sum = "\(q(SQLFunctions.checksumColumn)) = \(SQLSchemaMapping.checksum(added.checksumTerms))"
+            try exec("UPDATE \(t) SET \((added.fillAssignments + [sum]).joined(separator: ", "))", added.fills)
+        }
+        stage.report(progress, e.name, done: total, total: total)
+    }
+
+    /// Removed columns (attributes and foreign keys) go first, so that names can pass from a
+    /// removed relationship to an attribute.
+    private func dropRemovedColumns(_ s: MigrationStage.EntityStep, _ t: String, _ removedKeys: Set<String>) throws {
+        let used = Set(s.attributes.compactMap(\.sourceOrdinal))
+        for (j, a) in s.source!.attributes.enumerated() where !used.contains(j) { try exec("ALTER TABLE \(t) DROP COLUMN \(q(a.name))") }
+        for column in removedKeys { try exec("ALTER TABLE \(t) DROP COLUMN \(q(column))") }
+    }
+
+    /// Renamed attributes; a rename onto a name still in use goes through a temporary one, so
+    /// that names can pass from one attribute to another (a → b, b → c).
+    private func renameColumns(_ s: MigrationStage.EntityStep, _ t: String) throws {
+        let source = s.source!, e = s.entity
         let sourceNames = Set(source.attributes.map(\.name))
         var pendingRenames: [(from: String, to: String)] = []
         for (i, a) in s.attributes.enumerated() {
@@ -122,41 +143,43 @@ struct SQLMigration {
             }
         }
         for r in pendingRenames { try exec("ALTER TABLE \(t) RENAME COLUMN \(q(r.from)) TO \(q(r.to))") }
+    }
+
+    /// What adding the new attributes' columns leaves for the checksum update: the fills to
+    /// assign, the checksum's terms, and whether the checksums change at all.
+    private struct AddedColumns {
         var fills: [Value] = []
         var fillAssignments: [String] = []
         var checksumTerms: [String] = []
-        var rewritesChecksums = source.attributes.count != e.attributes.count
+        var rewritesChecksums: Bool
+    }
+
+    /// Adds the new attributes' columns (a required one with its fill as default).
+    private func addColumns(_ s: MigrationStage.EntityStep, _ t: String) throws -> AddedColumns {
+        let e = s.entity
+        var out = AddedColumns(rewritesChecksums: s.source!.attributes.count != e.attributes.count)
         for (i, a) in s.attributes.enumerated() {
             let attribute = e.attributes[i]
             if let j = a.sourceOrdinal {
-                if j != i { rewritesChecksums = true }
-                checksumTerms.append(q(attribute.name))
+                if j != i { out.rewritesChecksums = true }
+                out.checksumTerms.append(q(attribute.name))
                 continue
             }
-            rewritesChecksums = true
+            out.rewritesChecksums = true
             let type = SQLSchemaMapping.columnType(attribute.type)
-            if attribute.isOptional {
-                try exec("ALTER TABLE \(t) ADD COLUMN \(q(attribute.name)) \(type)")
-                if a.fill.isNull { checksumTerms.append(q(attribute.name)) } else {
-                    fills.append(a.fill)
-                    fillAssignments.append("\(q(attribute.name)) = ?\(fills.count)")
-                    checksumTerms.append("?\(fills.count)")
-                }
-            } else {
+            guard attribute.isOptional else {
                 try exec("ALTER TABLE \(t) ADD COLUMN \(q(attribute.name)) \(type) NOT NULL DEFAULT \(Self.literal(a.fill)!)")
-                checksumTerms.append(q(attribute.name))
+                out.checksumTerms.append(q(attribute.name))
+                continue
+            }
+            try exec("ALTER TABLE \(t) ADD COLUMN \(q(attribute.name)) \(type)")
+            if a.fill.isNull { out.checksumTerms.append(q(attribute.name)) } else {
+                out.fills.append(a.fill)
+                out.fillAssignments.append("\(q(attribute.name)) = ?\(out.fills.count)")
+                out.checksumTerms.append("?\(out.fills.count)")
             }
         }
-        for (column, r) in newKeys where !oldKeys.contains(column) {
-            try exec("ALTER TABLE \(t) ADD COLUMN \(q(column)) \(SQLSchemaMapping.columnType(new.schema[r.destination]!.primaryKey.type))")
-        }
-        let total = try count(e.name)
-        // A new column with a fill always changes the checksums, so one test covers both.
-        if rewritesChecksums {
-            let sum = "\(q(SQLFunctions.checksumColumn)) = \(SQLSchemaMapping.checksum(checksumTerms))"
-            try exec("UPDATE \(t) SET \((fillAssignments + [sum]).joined(separator: ", "))", fills)
-        }
-        stage.report(progress, e.name, done: total, total: total)
+        return out
     }
 
     /// The old table renamed aside, the new one created and filled from it.

@@ -1,6 +1,7 @@
 import CReference
 import Foundation
 import StoreCore
+import StoreBenchKit
 
 /// The C reference of the rows workloads (`Sources/CReference/rows.c`) as floor-shaped targets,
 /// so each Swift floor can be given as a multiple of plain C doing the same engine calls on the

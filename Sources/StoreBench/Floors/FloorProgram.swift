@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import StoreBenchKit
 
 /// A program the runner measures beside the backends through the `Floor` calls: an engine's
 /// bare C-API floor, or a reference that checks a floor or a backend (a loop in C, a plain

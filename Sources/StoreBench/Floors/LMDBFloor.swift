@@ -1,6 +1,7 @@
 import CLMDB
 import Foundation
 import StoreCore
+import StoreBenchKit
 
 /// The LMDB floor: `mdb_put`, `mdb_get` and cursor walks over a minimal hand-written record
 /// layout, with the databases LMDBStore keeps for the same data (a primary database per

@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import StoreCore
+import StoreBenchKit
 
 /// The SQLite floor: prepared statements bound and stepped directly, on SQLiteStore's tables
 /// and indexes (the same DDL), in WAL mode with the `synchronous` setting SQLiteStore uses for

@@ -1,3 +1,5 @@
+import StoreBenchKit
+
 /// A growable byte buffer a floor owns and refills for every operation (encoded values, keys,
 /// text handed to SQLite): it reaches its working size within the first operations, and from
 /// then on a floor allocates nothing per operation for its own bytes, as a C loop would not.

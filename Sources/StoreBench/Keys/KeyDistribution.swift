@@ -1,4 +1,5 @@
 import StoreConformance
+import StoreBenchKit
 
 /// How a workload picks the keys it touches, in YCSB's terms (`requestdistribution`).
 ///

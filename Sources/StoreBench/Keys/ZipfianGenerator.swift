@@ -1,5 +1,6 @@
 import Foundation
 import StoreConformance
+import StoreBenchKit
 
 /// Draws item numbers in `0..<itemCount` with a Zipf distribution: item `i` is drawn with
 /// probability `(i + 1)^-θ / Σ_k k^-θ`, so item 0 is the most popular; θ defaults to YCSB's

@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchKit
 
 /// A colour the report's charts draw one backend in: its name and swatch for the legend, and
 /// its hex for Mermaid's palette.

@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchKit
 
 /// Human units for reports (internal).
 enum Format {

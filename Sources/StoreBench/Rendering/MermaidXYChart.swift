@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchKit
 
 /// One Mermaid `xychart-beta` block: an init line that fixes the palette (one colour per series,
 /// in series order) and dark-on-white text, a title, a categorical x-axis, a y-axis from 0, and

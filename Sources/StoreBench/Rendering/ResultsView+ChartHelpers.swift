@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchKit
 
 /// The chart helpers every section shares: one colour per backend, a key before each chart,
 /// bar charts with one bar per backend.

@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchKit
 
 /// A results file as the report reads it: the run's backends and scales, cells by key, figures
 /// and parameters through their declarations, ratios to the fastest, verdicts, and the chart

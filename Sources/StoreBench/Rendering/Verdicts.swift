@@ -1,5 +1,6 @@
 import Foundation
 import StoreConformance
+import StoreBenchKit
 
 /// Who won one workload at one scale, and whether the evidence says so.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import StoreConformance
+import StoreBenchKit
 
 /// Renders run results as the Markdown report: setup, winners, "Which backend?", charts, each
 /// suite's sections, a table per workload, failures, the feature matrix and the method.

@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchKit
 
 /// Compares two results files cell by cell and says whether anything regressed beyond noise.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchKit
 
 extension ResultsView {
     /// "Which backend?", its use-case groups: per group, the backends in tiers, computed from

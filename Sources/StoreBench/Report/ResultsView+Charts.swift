@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchKit
 
 /// The report's Mermaid charts, each with a key of colours before it and a table of its numbers
 /// with their intervals after it:

@@ -1,3 +1,5 @@
+import StoreBenchKit
+
 /// The settings two results files ran with that differ: a comparison of their numbers would
 /// compare the settings too. Run-wide: durability, key distribution, what was measured, each
 /// shared scale's dataset; per cell: every parameter both recorded (rounds and repetitions

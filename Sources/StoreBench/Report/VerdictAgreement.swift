@@ -1,3 +1,5 @@
+import StoreBenchKit
+
 /// Whether two runs' verdicts agree: for every workload and scale both ran, the significant
 /// winner of each run, and whether one run's significant winner is a significant loser (shown
 /// slower than another backend) in the other — a claim that did not survive the rerun.

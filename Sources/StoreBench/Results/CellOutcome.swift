@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchKit
 
 /// What a cell measured, written by the child and read by the parent.
 public struct CellOutcome: Codable, Sendable, Hashable {

@@ -1,3 +1,5 @@
+import StoreBenchKit
+
 extension CellResult {
     /// One result per (target, workload, scale) from results that may hold several rounds of
     /// it, in first-seen order. A cell's rounds pool into one: `roundNanos` keeps each round's

@@ -1,6 +1,7 @@
 import CLMDB
 import CSQLite
 import Foundation
+import StoreBenchKit
 
 /// The machine, build and library versions a run happened on, as the report prints them.
 public struct MachineInfo: Codable, Sendable, Hashable {

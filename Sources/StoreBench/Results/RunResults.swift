@@ -1,6 +1,7 @@
 import Foundation
 import StoreConformance
 import StoreCore
+import StoreBenchKit
 
 /// Everything one run measured: the JSON file `storebench run` writes beside its report, and
 /// what `compare` and `report` read. The README documents the schema; `schemaVersion` changes

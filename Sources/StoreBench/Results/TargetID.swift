@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchKit
 
 /// What a cell measures: a backend, an engine's bare C-API floor, or a reference program that
 /// checks a floor or a backend (a C loop, a plain program over a peer's library).

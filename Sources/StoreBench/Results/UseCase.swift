@@ -1,3 +1,5 @@
+import StoreBenchKit
+
 /// A question a reader brings ("mostly reads?"): the report's "Which backend?" ranks the
 /// backends over the workloads that declare it. Shared ones are declared here; a suite may
 /// declare its own. `rank` orders the groups in the report.

@@ -1,3 +1,5 @@
+import StoreBenchKit
+
 /// A workload family (`crud`, `query`, …): the category of a suite's workloads, the name
 /// `--workloads` matches, and the heading of its report tables. Each suite declares its own
 /// (`WorkloadCategory.crud` lives in the crud suite's folder).

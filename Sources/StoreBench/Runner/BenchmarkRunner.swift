@@ -2,6 +2,7 @@ import Foundation
 import StoreConformance
 import StoreCore
 import Synchronization
+import StoreBenchKit
 
 /// Receives the runner's progress: the CLI draws a bar with ETA on a terminal, lines otherwise.
 public protocol RunProgress: AnyObject {

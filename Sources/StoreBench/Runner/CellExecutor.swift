@@ -1,6 +1,7 @@
 import CBenchSupport
 import Foundation
 import StoreCore
+import StoreBenchKit
 
 /// Runs one cell inside the child process: opens a copy of the loaded store (or builds it, for
 /// a load workload), runs warm-up and measured repetitions, counts allocations in one more

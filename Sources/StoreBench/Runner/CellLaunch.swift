@@ -1,4 +1,5 @@
 import StoreCore
+import StoreBenchKit
 
 /// How the runner runs a cell.
 public enum CellLaunch: Sendable {

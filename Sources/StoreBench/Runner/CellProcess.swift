@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchKit
 
 /// Runs one cell in a child process (the CLI re-executing itself with `cell --spec FILE`),
 /// so its peak memory is its own, and a crash or a hang ends only that cell.

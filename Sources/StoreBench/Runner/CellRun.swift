@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import StoreBenchKit
 
 /// One cell's repetitions and what they measured (internal): warm-up, measured, and the extra
 /// repetition that counts allocations.

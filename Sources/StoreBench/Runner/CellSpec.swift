@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import StoreBenchKit
 
 /// One (target, workload, scale) cell as the parent hands it to a child process.
 public struct CellSpec: Codable, Sendable, Hashable {

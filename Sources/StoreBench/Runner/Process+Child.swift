@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchKit
 
 extension Process {
     /// A child of the runner: `executable` with `arguments`, no standard input, and Swift's

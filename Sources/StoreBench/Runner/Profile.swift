@@ -1,3 +1,5 @@
+import StoreBenchKit
+
 /// A named set of run settings: which scales, how many repetitions, how long a cell may take.
 public enum Profile: String, CaseIterable, Codable, Sendable {
     /// `make bench`: the quick scale, 5 rounds; under 5 minutes on 2 cores.

@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import StoreBenchKit
 
 /// What one `storebench run` measures and how.
 public struct RunPlan: Sendable {

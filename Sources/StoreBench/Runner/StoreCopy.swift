@@ -1,6 +1,7 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import StoreBenchKit
 #endif
 
 /// Copies a loaded store's folder for a cell: the files are copied by the kernel (`sendfile`)

@@ -1,3 +1,5 @@
+import StoreBenchKit
+
 extension Suites {
     /// `results` with what a file from an older schema did not record taken from this build's
     /// suites: each workload's use cases, whether it is compared and charted across scales, and

@@ -1,4 +1,5 @@
 import Synchronization
+import StoreBenchKit
 
 /// The one list of workload families: the runner, `list`, the profiles and the report iterate
 /// it. A new family is a folder with its suite and one line here.

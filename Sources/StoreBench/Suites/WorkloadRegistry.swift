@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchKit
 
 /// Every workload of the registered suites (`Suites`), in run order.
 ///

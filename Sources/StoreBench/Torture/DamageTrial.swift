@@ -1,6 +1,7 @@
 import Foundation
 import StoreConformance
 import StoreCore
+import StoreBenchKit
 
 /// Damaged-file trials: a store written by the crash-trial workload is copied, its data file
 /// damaged in one of three ways, then read and verified, each in a child process so that a

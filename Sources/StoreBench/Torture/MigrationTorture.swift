@@ -1,6 +1,7 @@
 import Foundation
 import StoreConformance
 import StoreCore
+import StoreBenchKit
 
 /// The store and the upgrade of migration crash trials: a version-1 store of the kit's schema
 /// holding a few thousand records and links, and a plan that takes it to version 3 in two

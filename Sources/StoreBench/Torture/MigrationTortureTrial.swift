@@ -1,6 +1,7 @@
 import Foundation
 import StoreConformance
 import StoreCore
+import StoreBenchKit
 
 /// One migration crash trial: a child opens a copy of the version-1 store with version 3 and
 /// `MigrationTorture.plan`, and is killed with SIGKILL at a seeded moment of the migration.

@@ -1,4 +1,5 @@
 import StoreCore
+import StoreBenchKit
 
 /// Everything a store holds, in a form two stores can be compared by: every record of every
 /// entity by primary key, and every link of every relationship. Used by crash trials to

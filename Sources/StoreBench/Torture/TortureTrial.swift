@@ -1,6 +1,7 @@
 import Foundation
 import StoreConformance
 import StoreCore
+import StoreBenchKit
 
 /// One crash trial: a writer child is killed with SIGKILL at a seeded moment, then the store
 /// is reopened and checked against the states its acknowledgements allow.

@@ -1,6 +1,7 @@
 import Foundation
 import StoreConformance
 import StoreCore
+import StoreBenchKit
 
 /// The seeded transactions of a crash trial, over the kit's social schema. Transaction `i` of
 /// seed `s` is always the same list of operations, whatever the store holds; an operation

@@ -2,6 +2,7 @@ import CBenchSupport
 import Foundation
 import StoreConformance
 import StoreCore
+import StoreBenchKit
 
 /// The child side of a crash trial: opens (creating) the store and commits the seed's
 /// transactions one after another until it is killed, appending `ack N` to the acknowledgement

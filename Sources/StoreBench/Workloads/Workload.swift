@@ -1,6 +1,7 @@
 import Foundation
 import StoreConformance
 import StoreCore
+import StoreBenchKit
 
 /// Which data a workload needs loaded before it starts.
 public enum DatasetKind: String, Codable, Sendable {

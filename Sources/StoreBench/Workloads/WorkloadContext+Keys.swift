@@ -1,3 +1,5 @@
+import StoreBenchKit
+
 extension WorkloadContext {
     /// `count` keys drawn from `1…upTo` with `keyDistribution` (uniform unless the run asks
     /// for another), with repeats. Under `latest` the highest keys are the newest.

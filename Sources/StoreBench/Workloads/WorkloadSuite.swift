@@ -1,3 +1,5 @@
+import StoreBenchKit
+
 /// Where a suite's part of the report goes.
 public enum ReportPlacement: Sendable, CaseIterable {
     /// Lines in "Which backend?", after the use-case groups.

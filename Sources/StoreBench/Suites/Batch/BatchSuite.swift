@@ -1,3 +1,5 @@
+import StoreBenchKit
+
 extension WorkloadCategory {
     /// Many records per operation (`batch.*`).
     public static let batch = WorkloadCategory("batch")

@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import StoreBenchKit
 
 /// Many records per statement or transaction.
 enum BatchWorkloads {

@@ -1,3 +1,5 @@
+import StoreBenchKit
+
 extension WorkloadCategory {
     /// Single-record operations (`crud.*`).
     public static let crud = WorkloadCategory("crud")

@@ -1,4 +1,5 @@
 import StoreCore
+import StoreBenchKit
 
 /// Single-record operations, each once with one transaction per operation (`.single`) and once
 /// with `batchSize` operations per transaction (`.batched`).

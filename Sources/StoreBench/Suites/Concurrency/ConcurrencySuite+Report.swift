@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchKit
 
 /// The report's concurrency section, from the `concurrency.*` cells at the main scale: read
 /// throughput by thread count (table and chart), latency under writes, the long reader, and

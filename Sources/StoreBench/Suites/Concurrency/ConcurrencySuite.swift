@@ -1,3 +1,5 @@
+import StoreBenchKit
+
 extension WorkloadCategory {
     /// Several threads at once (`concurrency.*`).
     public static let concurrency = WorkloadCategory("concurrency")

@@ -1,6 +1,7 @@
 import Foundation
 import Histogram
 import StoreCore
+import StoreBenchKit
 
 extension ConcurrencyWorkloads {
     /// Commits before the reader starts, whose median is the steady state.

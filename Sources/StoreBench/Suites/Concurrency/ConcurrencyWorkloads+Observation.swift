@@ -1,6 +1,7 @@
 import Foundation
 import Histogram
 import StoreCore
+import StoreBenchKit
 
 extension ConcurrencyWorkloads {
     /// Observed result sizes and observer counts.

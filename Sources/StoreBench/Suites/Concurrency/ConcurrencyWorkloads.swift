@@ -1,6 +1,7 @@
 import Foundation
 import Histogram
 import StoreCore
+import StoreBenchKit
 
 /// Several threads on one store (category `concurrency`): how read throughput scales with
 /// reader threads, what a paced writer does to readers' latency and readers to the writer's,

@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchKit
 
 /// The report's "Storage over time" section, from the `lifecycle.*` cells: how long opening an
 /// existing store takes (cold and warm, with the first query) at each scale, and the store's

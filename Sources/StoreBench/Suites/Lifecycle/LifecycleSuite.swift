@@ -1,3 +1,5 @@
+import StoreBenchKit
+
 extension WorkloadCategory {
     /// Opening an existing store, file size through churn, compaction (`lifecycle.*`).
     public static let lifecycle = WorkloadCategory("lifecycle")

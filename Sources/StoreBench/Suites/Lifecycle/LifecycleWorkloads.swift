@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import StoreBenchKit
 
 /// The storage lifecycle: what no per-operation cell shows. How long opening an existing store
 /// blocks a launch (cold: the store's pages evicted from the page cache first; warm: all of

@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchKit
 
 /// The memory suite's parts of the report: the smallest store and the least memory in "Which
 /// backend?", the resident-memory chart, and the memory and disk tables.

@@ -1,3 +1,5 @@
+import StoreBenchKit
+
 extension WorkloadCategory {
     /// Loading and walking the whole dataset, with resident memory (`memory.*`).
     public static let memory = WorkloadCategory("memory")

@@ -1,4 +1,5 @@
 import StoreCore
+import StoreBenchKit
 
 /// Loading the social dataset (which builds the store every other social workload copies) and
 /// walking all of it, with resident memory measured around both.

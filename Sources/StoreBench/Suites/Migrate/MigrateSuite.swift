@@ -1,3 +1,5 @@
+import StoreBenchKit
+
 extension WorkloadCategory {
     /// Schema migrations of a loaded store (`migrate.*`).
     public static let migrate = WorkloadCategory("migrate")

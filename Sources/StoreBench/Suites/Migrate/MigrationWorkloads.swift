@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import StoreBenchKit
 
 /// Upgrading a loaded store to a new schema version: what an app's launch waits for. Each
 /// repetition starts from a fresh copy of the version-1 store, closes it, and times opening it

@@ -1,3 +1,5 @@
+import StoreBenchKit
+
 extension WorkloadCategory {
     /// Queries over the social dataset (`query.*`).
     public static let query = WorkloadCategory("query")

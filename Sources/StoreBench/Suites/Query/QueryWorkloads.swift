@@ -1,6 +1,7 @@
 import Foundation
 import StoreConformance
 import StoreCore
+import StoreBenchKit
 
 /// Queries over the loaded social dataset; each operation is one query in its own read
 /// transaction, and every field of every result is read.

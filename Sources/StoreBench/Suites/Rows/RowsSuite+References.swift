@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchKit
 
 extension Floors {
     /// The rows workloads in plain C (`Sources/CReference`), checking `floor:<engine>`.

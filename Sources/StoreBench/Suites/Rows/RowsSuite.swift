@@ -1,3 +1,5 @@
+import StoreBenchKit
+
 extension WorkloadCategory {
     /// GRDB's 10-integer rows (`rows.*`).
     public static let rows = WorkloadCategory("rows")

@@ -1,4 +1,5 @@
 import StoreCore
+import StoreBenchKit
 
 /// The 10-integer row shape of GRDB's performance suite, so results sit next to a published
 /// method: insert `rows.insert` rows in one transaction, fetch all `rows.fetch` rows.

@@ -1,3 +1,5 @@
+import StoreBenchKit
+
 extension WorkloadCategory {
     /// Workloads that test the runner itself (`selftest.*`); never part of a profile.
     public static let selftest = WorkloadCategory("selftest")

@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchKit
 
 /// Workloads that test the runner: a cell that crashes and one that never ends. They run only
 /// when named exactly (`--workloads selftest.crash`), never in a profile.

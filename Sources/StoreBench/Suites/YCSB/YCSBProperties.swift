@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchKit
 
 /// A Java properties file as YCSB reads its workload files: `key=value`, `key: value` or
 /// `key value` per line, `#` and `!` comments, a trailing backslash continuing a line, and

@@ -1,3 +1,5 @@
+import StoreBenchKit
+
 /// What is wrong with a YCSB workload property file; the message names the file, the line
 /// or property, and what would be accepted.
 public struct YCSBPropertyError: Error, CustomStringConvertible, Sendable, Equatable {

@@ -2,6 +2,7 @@ import Foundation
 import Histogram
 import StoreConformance
 import StoreCore
+import StoreBenchKit
 
 /// YCSB's two phases over a `Repository`: `load` inserts `recordcount` records, `run` performs
 /// `operationcount` operations of the workload's mix on `threadcount` threads, each operation

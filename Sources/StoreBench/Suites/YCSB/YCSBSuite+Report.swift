@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchKit
 
 /// The report's YCSB section: per workload, each backend's run-phase throughput and its
 /// operation kinds' average, p95 and p99 latency in microseconds, as YCSB prints them

@@ -1,3 +1,5 @@
+import StoreBenchKit
+
 extension WorkloadCategory {
     /// YCSB's core workloads over its own `usertable` (`ycsb.*`).
     public static let ycsb = WorkloadCategory("ycsb")

@@ -1,5 +1,6 @@
 import StoreConformance
 import StoreCore
+import StoreBenchKit
 
 /// YCSB's `usertable` as a StoreCore schema: a string key (`ycsb_key`) and `fieldcount` string
 /// fields named `<fieldnameprefix>0…`, with YCSB's key names and random field values.

@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchKit
 
 /// A YCSB core workload, read from its property file: the `usertable` shape, the load and run
 /// phases' sizes, the operation mix and the request distribution.

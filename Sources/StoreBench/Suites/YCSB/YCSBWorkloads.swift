@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import StoreBenchKit
 
 /// YCSB's core workloads A–F as StoreBench workloads (`ycsb.a` … `ycsb.f`, from
 /// `Fixtures/ycsb/workloada` … `f`), and any YCSB property file (`storebench run --ycsb FILE`).

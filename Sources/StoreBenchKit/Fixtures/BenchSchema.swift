@@ -13,9 +13,9 @@ public enum BenchSchema {
     /// The schema; its declarations are fixed and valid, so a failure is a bug here.
     public static let schema: Schema = try! Schema(version: version, entities: SocialSchema.descriptions + [row])
 
-    static let user = schema["User"]!
-    static let post = schema["Post"]!
-    static let comment = schema["Comment"]!
-    static let tag = schema["Tag"]!
-    static let rowEntity = schema["Row"]!
+    package static let user = schema["User"]!
+    package static let post = schema["Post"]!
+    package static let comment = schema["Comment"]!
+    package static let tag = schema["Tag"]!
+    package static let rowEntity = schema["Row"]!
 }

@@ -64,14 +64,14 @@ public struct Estimate: Codable, Sendable, Hashable {
     // MARK: Order statistics (internal)
 
     /// The largest rank `k ≥ 1` whose interval keeps at least 95% confidence, else 1.
-    static func rank(_ n: Int) -> Int {
+    package static func rank(_ n: Int) -> Int {
         var k = 1
         while k + 1 <= (n + 1) / 2 && 1 - 2 * binomialBelow(k + 1, n) >= 0.95 { k += 1 }
         return k
     }
 
     /// P(Binomial(n, ½) < k).
-    static func binomialBelow(_ k: Int, _ n: Int) -> Double {
+    package static func binomialBelow(_ k: Int, _ n: Int) -> Double {
         var total = 0.0
         var choose = 1.0  // C(n, i)
         for i in 0..<k {

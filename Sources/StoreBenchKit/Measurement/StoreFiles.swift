@@ -3,12 +3,12 @@ import Foundation
 /// Sizes of a store's files (internal): bytes allocated on disk in all, their apparent size
 /// (what `ls` shows, summed), and the apparent size of SQLite's write-ahead logs (`*-wal`).
 /// Files in subdirectories count (LMDB's compacting copy is written into one).
-struct StoreFiles {
-    let allocated: UInt64
-    let apparent: UInt64
-    let wal: UInt64
+package struct StoreFiles {
+    package let allocated: UInt64
+    package let apparent: UInt64
+    package let wal: UInt64
 
-    init(_ directory: URL) {
+    package init(_ directory: URL) {
         var allocated: UInt64 = 0, apparent: UInt64 = 0, wal: UInt64 = 0
         for path in Self.files(directory) {
             var st = stat()
@@ -23,7 +23,7 @@ struct StoreFiles {
     }
 
     /// The regular files under `directory`, recursively.
-    static func files(_ directory: URL) -> [String] {
+    package static func files(_ directory: URL) -> [String] {
         guard let e = FileManager.default.enumerator(atPath: directory.path) else { return [] }
         var out: [String] = []
         while let name = e.nextObject() as? String {

@@ -26,7 +26,7 @@ public final class OperationTimer {
     /// Spans shorter than this are grown into groups.
     public let minimumSpan: UInt64
     /// The largest group `each` forms.
-    static let maximumGroup = 4_096
+    package static let maximumGroup = 4_096
     /// A warm-up repetition's budget in nanoseconds: once the timed spans add up to it, `each`
     /// stops issuing operations and `isSpent` turns true, so a cell whose repetition takes
     /// seconds warms up on its first operations instead of repeating them all. Nil (measured
@@ -34,7 +34,7 @@ public final class OperationTimer {
     public let budget: UInt64?
 
     /// True once a warm-up repetition has used its `budget`.
-    var isSpent: Bool { budget.map { elapsed >= $0 } ?? false }
+    package var isSpent: Bool { budget.map { elapsed >= $0 } ?? false }
 
     public init(minimumSpan: UInt64, budget: UInt64? = nil) {
         self.minimumSpan = minimumSpan

@@ -49,8 +49,8 @@ public enum ThreadGang {
     private final class Errors: @unchecked Sendable {
         private let lock = NSLock()
         private var slots: [(any Error)?]
-        init(_ n: Int) { slots = Array(repeating: nil, count: n) }
-        func set(_ i: Int, _ e: any Error) { lock.withLock { slots[i] = e } }
-        var first: (any Error)? { lock.withLock { slots.compactMap { $0 }.first } }
+        package init(_ n: Int) { slots = Array(repeating: nil, count: n) }
+        package func set(_ i: Int, _ e: any Error) { lock.withLock { slots[i] = e } }
+        package var first: (any Error)? { lock.withLock { slots.compactMap { $0 }.first } }
     }
 }

@@ -3,19 +3,19 @@ import StoreConformance
 
 /// Words and texts for generated records: ASCII syllables, with a share of accented Latin and
 /// Japanese words so that case- and diacritic-insensitive queries have work to do.
-enum TextMaker {
-    static let syllables = ["ka", "to", "mi", "ra", "no", "se", "lu", "an", "ri", "ko", "be", "da", "yu", "shi", "ne", "po", "ta", "el", "mo", "su"]
-    static let nonASCII = ["café", "naïve", "Ångström", "Zürich", "São", "résumé", "東京", "ユーザー", "投稿", "コメント", "さくら", "データ", "Straße", "señor"]
+package enum TextMaker {
+    package static let syllables = ["ka", "to", "mi", "ra", "no", "se", "lu", "an", "ri", "ko", "be", "da", "yu", "shi", "ne", "po", "ta", "el", "mo", "su"]
+    package static let nonASCII = ["café", "naïve", "Ångström", "Zürich", "São", "résumé", "東京", "ユーザー", "投稿", "コメント", "さくら", "データ", "Straße", "señor"]
 
     /// An ASCII word of two to four syllables.
-    static func word(_ r: inout SplitMix64) -> String {
+    package static func word(_ r: inout SplitMix64) -> String {
         var w = ""
         for _ in 0..<(2 + r.below(3)) { w += r.pick(syllables) }
         return w
     }
 
     /// Words separated by spaces, `range[0]…range[1]` characters long.
-    static func text(_ r: inout SplitMix64, _ range: [Int], nonASCII share: Double) -> String {
+    package static func text(_ r: inout SplitMix64, _ range: [Int], nonASCII share: Double) -> String {
         let target = range[0] + r.below(range[1] - range[0] + 1)
         var s = ""
         var count = 0

@@ -90,7 +90,7 @@ public struct DatasetSpec: Codable, Sendable, Hashable {
         return names.sorted { (order.firstIndex(of: $0) ?? 99, $0) < (order.firstIndex(of: $1) ?? 99, $1) }
     }
 
-    func validate(file: String) throws {
+    package func validate(file: String) throws {
         func check(_ ok: Bool, _ what: String) throws {
             if !ok { throw BenchError("\(file): \(what)") }
         }

@@ -38,5 +38,5 @@ public struct Figure: Hashable, Codable, Sendable {
     }
 
     /// The runner's check that a cell's reads did their work (a fold of what they read).
-    static let sink = Figure("sink", .count, better: .neither)
+    package static let sink = Figure("sink", .count, better: .neither)
 }

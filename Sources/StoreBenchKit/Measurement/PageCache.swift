@@ -2,12 +2,12 @@ import Foundation
 
 /// The kernel's page cache for a store's files (internal): dropping it before a cold open,
 /// and measuring how much of the files it still holds.
-enum PageCache {
+package enum PageCache {
     /// Writes back and evicts the cached pages of every file under `directory`
     /// (`fdatasync`, then `posix_fadvise(POSIX_FADV_DONTNEED)`: no root needed, unlike
     /// `drop_caches`). Returns the share of the files' pages still cached afterwards (0 when
     /// the drop worked; the kernel keeps pages another process maps or writes).
-    static func drop(_ directory: URL) -> Double {
+    package static func drop(_ directory: URL) -> Double {
         for path in StoreFiles.files(directory) {
             let fd = open(path, O_RDONLY)
             guard fd >= 0 else { continue }
@@ -19,7 +19,7 @@ enum PageCache {
     }
 
     /// Reads every file under `directory` once, so its pages are cached (a warm open).
-    static func warm(_ directory: URL) {
+    package static func warm(_ directory: URL) {
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: 1 << 20, alignment: 4096)
         defer { buffer.deallocate() }
         for path in StoreFiles.files(directory) {
@@ -31,7 +31,7 @@ enum PageCache {
     }
 
     /// The share of the pages of the files under `directory` in the page cache (`mincore`).
-    static func residentShare(_ directory: URL) -> Double {
+    package static func residentShare(_ directory: URL) -> Double {
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))
         var resident = 0, total = 0
         for path in StoreFiles.files(directory) {

@@ -131,22 +131,22 @@ public struct SocialGenerator: Sendable {
     }
 
     /// The comment that comment `id` answers, if any: the first draws of its stream.
-    func replyParent(_ r: inout SplitMix64, of id: Int64) -> Int64? {
+    package func replyParent(_ r: inout SplitMix64, of id: Int64) -> Int64? {
         id > 1 && r.chance(spec.replyShare) ? id - 1 - Int64(r.below(min(Int(id) - 1, 64))) : nil
     }
 
     /// The post of a comment that answers no other: drawn skewed, popular posts get more.
-    func rootPost(ofComment id: Int64) -> Int64 {
+    package func rootPost(ofComment id: Int64) -> Int64 {
         var p = stream(.commentPost, id)
         return Int64(Self.skewed(&p, posts, spec.commentsPerPost.skew) + 1)
     }
 
     // MARK: Randomness (internal)
 
-    enum Stream: UInt64 { case user = 1, post, comment, tag, follow, postDate, commentPost, workload }
+    package enum Stream: UInt64 { case user = 1, post, comment, tag, follow, postDate, commentPost, workload }
 
     /// The random stream of one record: seed, entity and id mixed through SplitMix64.
-    func stream(_ s: Stream, _ id: Int64) -> SplitMix64 {
+    package func stream(_ s: Stream, _ id: Int64) -> SplitMix64 {
         var mix = SplitMix64(seed: spec.seed ^ (s.rawValue &* 0x9E37_79B9_7F4A_7C15) ^ (UInt64(bitPattern: id) &* 0xD1B5_4A32_D192_ED03))
         return SplitMix64(seed: mix.next())
     }
@@ -159,12 +159,12 @@ public struct SocialGenerator: Sendable {
     }
 
     /// An index in `0..<n`, skewed towards 0 as `skew` grows (1 is uniform).
-    static func skewed(_ r: inout SplitMix64, _ n: Int, _ skew: Double) -> Int {
+    package static func skewed(_ r: inout SplitMix64, _ n: Int, _ skew: Double) -> Int {
         let u = Double(r.next() >> 11) / Double(1 << 53)
         return min(n - 1, Int(Double(n) * pow(u, skew)))
     }
 
-    static func uuid(_ r: inout SplitMix64) -> UUID {
+    package static func uuid(_ r: inout SplitMix64) -> UUID {
         let a = r.next(), b = r.next()
         var bytes = [UInt8](repeating: 0, count: 16)
         for i in 0..<8 { bytes[i] = UInt8(truncatingIfNeeded: a >> UInt64(8 * i)); bytes[8 + i] = UInt8(truncatingIfNeeded: b >> UInt64(8 * i)) }

@@ -19,13 +19,13 @@ public enum Touch {
 
     @inlinable @inline(__always) public static func int(_ x: Int64) -> Int { Int(truncatingIfNeeded: x) }
     /// A double by its bits: exact, and no trap on infinities or NaN.
-    @inline(__always) static func double(_ x: Double) -> Int { Int(truncatingIfNeeded: x.bitPattern) }
-    @inline(__always) static func bool(_ x: Bool) -> Int { x ? 1 : 0 }
+    @inline(__always) package static func double(_ x: Double) -> Int { Int(truncatingIfNeeded: x.bitPattern) }
+    @inline(__always) package static func bool(_ x: Bool) -> Int { x ? 1 : 0 }
     /// Text by its length in UTF-8 bytes: the text has been decoded to a `String` to get it.
-    @inline(__always) static func string(_ s: String) -> Int { s.utf8.count }
-    @inline(__always) static func date(_ d: Date) -> Int { double(d.timeIntervalSince1970) }
+    @inline(__always) package static func string(_ s: String) -> Int { s.utf8.count }
+    @inline(__always) package static func date(_ d: Date) -> Int { double(d.timeIntervalSince1970) }
     /// A UUID by its first eight bytes.
-    @inline(__always) static func uuid(_ u: UUID) -> Int {
+    @inline(__always) package static func uuid(_ u: UUID) -> Int {
         withUnsafeBytes(of: u.uuid) { Int(truncatingIfNeeded: $0.loadUnaligned(as: Int64.self)) }
     }
 
@@ -36,9 +36,9 @@ public enum Touch {
         return h
     }
 
-    static func records(_ rs: [Record]) -> Int { rs.reduce(0) { $0 &+ row($1) } }
+    package static func records(_ rs: [Record]) -> Int { rs.reduce(0) { $0 &+ row($1) } }
 
-    static func value(_ v: Value) -> Int {
+    package static func value(_ v: Value) -> Int {
         switch v {
         case .null: null
         case .int64(let x): int(x)

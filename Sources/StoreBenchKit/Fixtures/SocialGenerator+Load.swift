@@ -63,7 +63,7 @@ extension SocialGenerator {
     /// Visits every record, then its links (whose targets were visited earlier), in load order.
     /// Links are (entity, relationship, source key, target key): Post `author` and `tags`,
     /// Comment `post`, `author` and `parent`, User `following`.
-    func walk(records: (Record) throws -> Void, link: (String, String, Value, Value) throws -> Void) rethrows {
+    package func walk(records: (Record) throws -> Void, link: (String, String, Value, Value) throws -> Void) rethrows {
         for n in 1...tags { try records(tag(n)) }
         for id in 1...Int64(users) { try records(user(id)) }
         for id in 1...Int64(posts) {
@@ -103,4 +103,11 @@ public struct SocialLink: Sendable, Hashable {
     public var relationship: String
     public var source: Value
     public var target: Value
+
+    public init(entity: String, relationship: String, source: Value, target: Value) {
+        self.entity = entity
+        self.relationship = relationship
+        self.source = source
+        self.target = target
+    }
 }
