@@ -37,7 +37,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Comma-separated backends (default: all). Known: \(Registry.names.joined(separator: ", ")).")
     var backends: String?
 
-    @Option(help: "Comma-separated workload names, categories (crud, batch, query, rows, memory, migrate, concurrency, ycsb, lifecycle) or globs like 'crud.*.single'. Default: the profile's.")
+    @Option(help: ArgumentHelp("Comma-separated workload names, categories (\(Suites.registered.filter(\.inProfiles).map(\.category.rawValue).joined(separator: ", "))) or globs like 'crud.*.single'. Default: the profile's."))
     var workloads: String?
 
     @Option(help: ArgumentHelp("A YCSB workload property file to run on every backend (repeatable); with it, only what --ycsb and --workloads name runs.", discussion: """

@@ -36,6 +36,11 @@ public struct MarkdownReport {
         if results.interrupted == true {
             md += "> **Interrupted**\(results.interruptedBy.map { " (\($0))" } ?? "") after \(results.cells.count) of \(results.plannedCells ?? results.cells.count) cells: the tables hold only what ran.\n\n"
         }
+        if results.schemaVersion < RunResults.currentSchemaVersion {
+            md += "> Rendered from a results file of schema \(results.schemaVersion) (this build writes \(RunResults.currentSchemaVersion)): "
+            md += "it did not record each cell's parameters, the workloads' use cases or the figures' declarations, so those come "
+            md += "from this build's suites, and sections state the settings this build runs with.\n\n"
+        }
         let parts: [String] = [view.setup(), view.summary(), advice(), charts(), parts(.section), view.workloadTables(),
                                parts(.afterWorkloads), view.failures(), view.featureMatrix(), view.method()]
         return md + parts.joined()
