@@ -106,7 +106,7 @@ let package = Package(
         .target(
             name: "StoreBench",
             dependencies: [
-                "StoreCore", "StoreConformance", "StoreBenchKit", "CSQLite", "CLMDB", "CBenchSupport", "CReference",
+                "StoreCore", "StoreSQL", "StoreConformance", "StoreBenchKit", "CSQLite", "CLMDB", "CBenchSupport", "CReference",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),

@@ -112,7 +112,7 @@ struct RunCommand: ParsableCommand {
         _ = try selectedBackends()
         if let w = workloads { do { _ = try WorkloadRegistry.matching(w) } catch { throw ValidationError("\(error)") } }
         for file in ycsb {
-            do { _ = try YCSBWorkloads.workload(file: file) } catch { throw ValidationError("--ycsb \(file): \(error)") }
+            do { _ = try WorkloadRegistry.defined(by: file, in: .ycsb) } catch { throw ValidationError("--ycsb \(file): \(error)") }
         }
         let dir = try fixturesDirectory()
         for s in selectedScales() where !FileManager.default.fileExists(atPath: dir.appendingPathComponent("\(s).json").path) {
@@ -178,7 +178,7 @@ struct RunCommand: ParsableCommand {
 
     /// `--workloads` and `--ycsb` files, or the profile's set when neither is given.
     private func selectedWorkloads() throws -> [Workload] {
-        let files = try ycsb.map(YCSBWorkloads.workload(file:))
+        let files = try ycsb.map { try WorkloadRegistry.defined(by: $0, in: .ycsb) }
         if let w = workloads { return try WorkloadRegistry.matching(w) + files }
         return files.isEmpty ? profile.defaultWorkloads : files
     }

@@ -19,14 +19,15 @@ import StoreCore
 /// `cell` subcommand), so your backend is linked into every cell; keep `main` free of other work.
 /// Threading: call once, from the main thread, at the start of the process.
 public enum StoreBenchCLI {
-    /// Registers `backends` (and any floors or reference `programs` of your own) beside the
-    /// built-in ones, parses `arguments` (default: the process's) and runs the command. Exits the
-    /// process with the command's status; a name that a built-in backend already uses exits 64
-    /// with a message naming it.
+    /// Registers `backends` (and any floors or reference `programs` and workload `suites` of
+    /// your own) beside the built-in ones, parses `arguments` (default: the process's) and runs
+    /// the command. Exits the process with the command's status; a name that a built-in backend,
+    /// suite or workload already uses exits 64 with a message naming it.
     public static func main(backends: [BackendDescriptor] = [], programs: [FloorProgram] = [],
-                            arguments: [String]? = nil) -> Never {
+                            suites: [any WorkloadSuite] = [], arguments: [String]? = nil) -> Never {
         do {
             try Registry.register(backends: backends, programs: programs)
+            for suite in suites { try Suites.register(suite) }
         } catch {
             FileHandle.standardError.write(Data("storebench: \(error)\n".utf8))
             exit(64)

@@ -12,6 +12,8 @@ struct ToySuite: WorkloadSuite {
     static let size = Parameter("size", "items the toy counts to")
 
     var category: WorkloadCategory { Self.toy }
+    /// Out of the profiles, so the other tests' workload lists do not change once it is registered.
+    var inProfiles: Bool { false }
     var figures: [Figure] { [Self.answer] }
     var parameters: [Parameter] { [Self.size] }
 
@@ -89,8 +91,9 @@ struct ToySuite: WorkloadSuite {
     }
 
     @Test func aSuiteRegisteredAtRunTimeRunsLandsInJSONAndGetsItsSection() throws {
-        Suites.register(ToySuite())
+        if Suites.suite(of: ToySuite.toy) == nil { try Suites.register(ToySuite()) }
         #expect(!Suites.all.contains { $0.category == ToySuite.toy })
+        #expect(throws: BenchError.self, "a category taken is refused") { try Suites.register(ToySuite()) }
         let toy = try #require(WorkloadRegistry.named("toy.count"))
         var plan = RunPlan(backends: [SQLiteStore.descriptor], workloads: [toy], scales: ["tiny"], repetitions: 1, warmup: 0,
                            durability: .relaxed, cellTimeout: 60, fixtures: Bench.fixtures, profile: "test")
@@ -112,7 +115,7 @@ struct ToySuite: WorkloadSuite {
         #expect(MarkdownReport(results).render().contains("## Toy\n\n| backend | answer |\n|---|---:|\n| sqlite | 42 |"))
     }
 
-    @Test func everyCellRecordsTheRunsSettings() throws {
+    @Test func poolingCountsTheRoundsAndKeepsTheParameters() throws {
         var c = CellResult(target: .backend("sqlite"), engine: "sqlite", workload: "crud.read-pk.single", category: .crud,
                            scale: "tiny", status: .ok)
         c.parameters = ["threads": "4"]
@@ -124,12 +127,16 @@ struct ToySuite: WorkloadSuite {
         var a = CompareAndReportTests.results([CompareAndReportTests.cell("sqlite", "concurrency.read.4-threads", ns: 1_000, cv: 0.02)])
         var b = a
         #expect(SettingsDifference(base: a, new: b).isEmpty)
-        a.cells[0].parameters = ["threads": "4", "rounds": "5"]
-        b.cells[0].parameters = ["threads": "8", "rounds": "3"]
+        a.cells[0].parameters = ["threads": "4", "rounds": "5", "durability": "durable", "scale": "quick"]
+        b.cells[0].parameters = ["threads": "8", "rounds": "3", "durability": "relaxed", "scale": "quick"]
         b.durability = .relaxed
         let d = SettingsDifference(base: a, new: b)
         #expect(d.lines == ["durability: durable in the base, relaxed in the new file",
-                            "`concurrency.read.4-threads` threads: 4 in the base, 8 in the new file"], "rounds change precision, not work")
+                            "`concurrency.read.4-threads` threads: 4 in the base, 8 in the new file"],
+                "rounds change precision, not work; durability is said once, not per cell")
+        var c = a
+        c.datasets[0].scale = "standard"
+        #expect(SettingsDifference(base: a, new: c).lines == ["scales: quick in the base, standard in the new file"])
 
         let dir = try TemporaryDirectory("settings")
         let (pa, pb) = (dir.url.appendingPathComponent("a.json").path, dir.url.appendingPathComponent("b.json").path)
@@ -139,5 +146,21 @@ struct ToySuite: WorkloadSuite {
         #expect(refused.status == 3 && refused.err.contains("threads: 4 in the base, 8 in the new file"), "\(refused.err)")
         let allowed = try Bench.run(["compare", pa, pb, "--metric", "time", "--allow-different-settings"])
         #expect(allowed.status == 0 && allowed.out.contains("Different settings"), "\(allowed.out)")
+    }
+
+    @Test func suitesThatShareAFigureNameDeclareItAlike() {
+        let byName = Dictionary(grouping: Suites.all.flatMap(\.figures), by: \.name)
+        let unlike = byName.filter { Set($0.value).count > 1 }.keys.sorted()
+        #expect(unlike.isEmpty, "figures declared differently by two suites: \(unlike)")
+        #expect(Suites.figures(of: Set(Suites.all.map(\.category))).count == byName.count)
+    }
+
+    @Test func aWorkloadNameTakenIsRefused() {
+        struct Clash: WorkloadSuite {
+            var category: WorkloadCategory { WorkloadCategory("clash") }
+            var workloads: [Workload] { [.define("crud.read-pk.single", category, "a taken name", setup: { _ in () }, body: { _, _, _ in 0 })] }
+        }
+        #expect(throws: BenchError.self) { try Suites.register(Clash()) }
+        #expect(Suites.suite(of: WorkloadCategory("clash")) == nil)
     }
 }

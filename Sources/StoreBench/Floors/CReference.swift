@@ -1,6 +1,7 @@
 import CReference
 import Foundation
 import StoreCore
+import StoreSQL
 import StoreBenchKit
 
 /// The C reference of the rows workloads (`Sources/CReference/rows.c`) as floor-shaped targets,
@@ -104,6 +105,7 @@ final class CReferenceFloor: Floor {
     }
 
     private func check(_ rc: Int32, _ what: String) throws {
-        if rc != 0 { throw BenchError("c reference (\(engine)): \(calls.errmsg(handle, rc)) (code \(rc)) in \(what)") }
+        let code = engine == "sqlite" ? "\(SQLiteResultCode.name(of: rc)), \(rc)" : "code \(rc)"
+        if rc != 0 { throw BenchError("c reference (\(engine)): \(calls.errmsg(handle, rc)) (\(code)) in \(what)") }
     }
 }

@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import StoreCore
+import StoreSQL
 import StoreBenchKit
 
 /// The SQLite floor: prepared statements bound and stepped directly, on SQLiteStore's tables
@@ -380,6 +381,6 @@ final class SQLiteFloor: Floor {
 
     private func failure(_ rc: Int32, _ context: String) -> BenchError {
         let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
-        return BenchError("sqlite floor: \(message) (code \(rc)) in \(context)")
+        return BenchError("sqlite floor: \(message) (\(SQLiteResultCode.name(of: rc)), \(rc)) in \(context)")
     }
 }

@@ -2,8 +2,8 @@ import Foundation
 import StoreBenchKit
 
 /// Human units for reports (internal).
-enum Format {
-    static func nanos(_ ns: Double?) -> String {
+public enum Format {
+    public static func nanos(_ ns: Double?) -> String {
         guard let ns, ns.isFinite else { return "–" }
         switch ns {
         case ..<1_000: return String(format: "%.0f ns", ns)
@@ -13,7 +13,7 @@ enum Format {
         }
     }
 
-    static func rate(_ perSecond: Double?) -> String {
+    public static func rate(_ perSecond: Double?) -> String {
         guard let r = perSecond, r.isFinite else { return "–" }
         switch r {
         case ..<1_000: return String(format: "%.1f/s", r)
@@ -22,7 +22,7 @@ enum Format {
         }
     }
 
-    static func bytes(_ b: Double?) -> String {
+    public static func bytes(_ b: Double?) -> String {
         guard let b, b.isFinite else { return "–" }
         let a = abs(b)
         switch a {
@@ -33,19 +33,19 @@ enum Format {
         }
     }
 
-    static func bytes(_ b: UInt64?) -> String { bytes(b.map { Double($0) }) }
+    public static func bytes(_ b: UInt64?) -> String { bytes(b.map { Double($0) }) }
 
-    static func ratio(_ r: Double?) -> String {
+    public static func ratio(_ r: Double?) -> String {
         guard let r, r.isFinite else { return "–" }
         return r >= 10 ? String(format: "%.0f×", r) : String(format: "%.2f×", r)
     }
 
-    static func percent(_ p: Double?) -> String {
+    public static func percent(_ p: Double?) -> String {
         guard let p, p.isFinite else { return "–" }
         return String(format: "%.1f%%", p * 100)
     }
 
-    static func count(_ n: Int) -> String {
+    public static func count(_ n: Int) -> String {
         let s = String(n)
         var out = ""
         for (i, c) in s.reversed().enumerated() {
@@ -56,7 +56,7 @@ enum Format {
     }
 
     /// The geometric mean of positive values.
-    static func geometricMean(_ xs: [Double]) -> Double? {
+    public static func geometricMean(_ xs: [Double]) -> Double? {
         let ps = xs.filter { $0 > 0 && $0.isFinite }
         guard !ps.isEmpty else { return nil }
         return exp(ps.map(log).reduce(0, +) / Double(ps.count))
@@ -65,21 +65,21 @@ enum Format {
 
 extension Format {
     /// A ratio with its interval: `1.23× (1.10–1.40)`.
-    static func ratio(_ e: Estimate?) -> String {
+    public static func ratio(_ e: Estimate?) -> String {
         guard let e else { return "–" }
         guard e.high > e.low else { return ratio(e.value) }
         return "\(ratio(e.value)) (\(bare(e.low))–\(bare(e.high)))"
     }
 
     /// A time per operation with its interval: `1.20 µs ±4%` (the interval's half-width, relative).
-    static func nanos(_ e: Estimate?) -> String {
+    public static func nanos(_ e: Estimate?) -> String {
         guard let e else { return "–" }
         guard e.high > e.low, e.value > 0 else { return nanos(e.value) }
         return "\(nanos(e.value)) ±\(String(format: "%.0f", 50 * (e.high - e.low) / e.value))%"
     }
 
     /// A count per operation: `12.0`, `0.25`, `1,204`.
-    static func perOperation(_ x: Double?) -> String {
+    public static func perOperation(_ x: Double?) -> String {
         guard let x, x.isFinite else { return "–" }
         switch abs(x) {
         case 1_000...: return count(Int(x.rounded()))

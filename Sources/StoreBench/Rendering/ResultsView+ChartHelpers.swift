@@ -12,7 +12,7 @@ extension ResultsView {
     /// A bar chart with one bar per backend in its colour (one series per backend, its value at
     /// its own x position and no bar elsewhere), preceded by its key. A bar cut at the top of the
     /// axis says its value in its x label: `lmdb ↑40×`.
-    func barChart(title: String, yTitle: String, values: [(backend: String, value: Double)], format: (Double) -> String) -> String {
+    public func barChart(title: String, yTitle: String, values: [(backend: String, value: Double)], format: (Double) -> String) -> String {
         let axis = ChartAxis(seriesMaxima: values.map(\.value))
         var chart = MermaidXYChart(title: title, xLabels: [], yTitle: yTitle, yTop: axis.top)
         chart.xLabels = values.enumerated().map { i, v in

@@ -67,7 +67,7 @@ public struct ResultsComparison {
         self.tolerance = tolerance
         var rows: [Row] = []
         var unmeasured = 0
-        for b in base.cells where b.isOK && b.category != .selftest {
+        for b in base.cells where b.isOK && Suites.suite(of: b.category)?.inProfiles != false {
             guard let n = new.cell(b.key) else {
                 rows.append(Row(key: b.key, base: nil, new: nil, change: nil, band: threshold, verdict: .missing, timeChange: nil))
                 continue

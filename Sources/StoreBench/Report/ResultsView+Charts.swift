@@ -64,7 +64,7 @@ extension ResultsView {
     // MARK: Across scales
 
     /// For a few workloads: each backend's time ÷ the fastest backend's at each scale, on an
-    /// x-axis logarithmic in the scale's size (records, or rows for the rows workloads).
+    /// x-axis logarithmic in the dataset's records.
     func scaleCharts() -> String {
         guard scales.count > 1 else {
             return "Cost across scales needs a run with more than one scale (the standard profile has two).\n\n"
@@ -79,7 +79,7 @@ extension ResultsView {
         for info in comparedWorkloads where info.acrossScales == true {
             let w = info.name
             let unit = "records"
-            let ordered = sized.sorted { size($0, unit) < size($1, unit) }
+            let ordered = sized.sorted { $0.records < $1.records }
             let rels = ordered.map { relativeToFastest(w, $0.scale) }
             let plotted = backends.filter { b in rels.allSatisfy { $0[b] != nil } }
             guard !plotted.isEmpty else { continue }
@@ -90,13 +90,13 @@ extension ResultsView {
             let names = ordered.map(\.scale)
             var chart = MermaidXYChart(title: "\(w): time per operation ÷ fastest at each scale", xLabels: [],
                                        yTitle: "× fastest (1 = fastest, lower is better)", yTop: axis.top)
-            if let x = LogSizeAxis(sizes: ordered.map { size($0, unit) }, names: names) {
+            if let x = LogSizeAxis(sizes: ordered.map { Double($0.records) }, names: names) {
                 chart.xTitle = "dataset size, \(unit) (logarithmic)"
                 chart.xLabels = x.labels
                 chart.series = zip(plotted, drawn).map { .init(kind: .line, values: x.interpolate($1), color: chartColors[$0]!) }
             } else {
                 chart.xTitle = "scale (not to size: the scales do not differ in \(unit))"
-                chart.xLabels = ordered.map { "\($0.scale) (\(LogSizeAxis.compact(size($0, unit))))" }
+                chart.xLabels = ordered.map { "\($0.scale) (\(LogSizeAxis.compact(Double($0.records))))" }
                 chart.series = zip(plotted, drawn).map { .init(kind: .line, values: $1, color: chartColors[$0]!) }
             }
             var notes: [String: String] = [:]
@@ -124,5 +124,4 @@ extension ResultsView {
         return c.time.map { Format.nanos($0) } ?? Format.nanos(c.nanosPerOperation)
     }
 
-    private func size(_ d: RunResults.DatasetInfo, _ unit: String) -> Double { Double(unit == "rows" ? d.rows : d.records) }
 }

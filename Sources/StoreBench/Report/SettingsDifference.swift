@@ -14,8 +14,10 @@ public struct SettingsDifference: Sendable {
     public let lines: [String]
     public var isEmpty: Bool { lines.isEmpty }
 
-    /// Parameters that say how precisely a cell was measured, not what it did.
-    static let precision: Set<String> = [Parameter.rounds.name, Parameter.repetitions.name, Parameter.warmup.name]
+    /// Parameters compared per cell: not those that say how precisely a cell was measured,
+    /// nor the run-wide ones compared once above.
+    static let notPerCell: Set<String> = [Parameter.rounds.name, Parameter.repetitions.name, Parameter.warmup.name,
+                                          Parameter.durability.name, Parameter.distribution.name, Parameter.scale.name]
 
     public init(base: RunResults, new: RunResults) {
         var lines: [String] = []
@@ -23,6 +25,8 @@ public struct SettingsDifference: Sendable {
         differ("durability", base.durability.rawValue, new.durability.rawValue)
         differ("key distribution", (base.distribution ?? .uniform).rawValue, (new.distribution ?? .uniform).rawValue)
         differ("measure", (base.measure ?? .time).rawValue, (new.measure ?? .time).rawValue)
+        let (scalesA, scalesB) = (base.datasets.map(\.scale), new.datasets.map(\.scale))
+        differ("scales", scalesA.joined(separator: ", "), scalesB.joined(separator: ", "))
         for d in base.datasets {
             guard let e = new.datasets.first(where: { $0.scale == d.scale }) else { continue }
             differ("the \(d.scale) dataset", "checksum \(d.checksum)", "checksum \(e.checksum)")
@@ -30,7 +34,7 @@ public struct SettingsDifference: Sendable {
         var seen = Set<String>()
         for b in base.cells {
             guard let n = new.cell(b.key), let bp = b.parameters, let np = n.parameters else { continue }
-            for (name, value) in bp.sorted(by: { $0.key < $1.key }) where !Self.precision.contains(name) {
+            for (name, value) in bp.sorted(by: { $0.key < $1.key }) where !Self.notPerCell.contains(name) {
                 guard let other = np[name], other != value, seen.insert("\(b.workload) \(name)").inserted else { continue }
                 differ("`\(b.workload)` \(name)", value, other)
             }

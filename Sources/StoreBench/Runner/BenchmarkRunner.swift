@@ -178,7 +178,7 @@ public final class BenchmarkRunner {
         out.measure = plan.measure
         out.extraRounds = state.extraRounds
         let categories = Set(plan.workloads.map(\.category))
-        out.figures = Suites.registered.filter { categories.contains($0.category) }.flatMap(\.figures)
+        out.figures = Suites.figures(of: categories)
         return out
     }
 
@@ -253,6 +253,7 @@ public final class BenchmarkRunner {
         spec.distribution = plan.distribution
         spec.runnerPID = getpid()
         spec.workloadFile = cell.workload.definitionFile
+        spec.category = cell.workload.category
         let started = Date()
         let process = CellProcess(executable: executable, timeout: plan.cellTimeout * (plan.measure == .instructions ? 20 : 1))
         let ending = launch.run(spec, process) { [unowned self] in self.isInterrupted }
@@ -280,9 +281,10 @@ public final class BenchmarkRunner {
             : plan.selectedPrograms.first { $0.id == cell.target }?.engine ?? cell.target.name
         var r = CellResult(target: cell.target, engine: engine, workload: cell.workload.name, category: cell.workload.category,
                            scale: cell.scale, status: status, reason: reason, wallSeconds: wall)
+        let loads = cell.workload.loadsDataset   // a load runs once, without warm-up
         r.parameters = [Parameter.scale.name: cell.scale, Parameter.durability.name: plan.durability.rawValue,
-                        Parameter.distribution.name: plan.distribution.rawValue, Parameter.repetitions.name: String(plan.repetitions),
-                        Parameter.warmup.name: String(plan.warmup)]
+                        Parameter.distribution.name: plan.distribution.rawValue,
+                        Parameter.repetitions.name: String(loads ? 1 : plan.repetitions), Parameter.warmup.name: String(loads ? 0 : plan.warmup)]
         return r
     }
 

@@ -31,7 +31,8 @@ public struct CellExecutor {
     }
 
     public func run() throws -> CellOutcome {
-        guard let workload = try spec.workloadFile.map(YCSBWorkloads.workload(file:)) ?? WorkloadRegistry.named(spec.workload) else {
+        guard let workload = try spec.workloadFile.map({ try WorkloadRegistry.defined(by: $0, in: spec.category ?? WorkloadCategory("")) })
+            ?? WorkloadRegistry.named(spec.workload) else {
             throw BenchError("unknown workload '\(spec.workload)'")
         }
         let dataset = try DatasetSpec.load(scale: spec.scale, fixtures: URL(fileURLWithPath: spec.fixtures))

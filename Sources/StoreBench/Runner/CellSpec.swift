@@ -8,6 +8,8 @@ public struct CellSpec: Codable, Sendable, Hashable {
     public var workload: String
     /// The file the workload is built from, for one defined by a file (`--ycsb FILE`).
     public var workloadFile: String?
+    /// The workload's family: its suite builds a workload defined by a file.
+    public var category: WorkloadCategory?
     public var scale: String
     public var fixtures: String
     /// The loaded store this cell copies; a load cell writes it.

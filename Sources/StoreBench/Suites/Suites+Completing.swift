@@ -16,8 +16,7 @@ extension Suites {
             if w.acrossScales == nil { r.workloads[i].acrossScales = known[w.name]?.chartedAcrossScales ?? false }
         }
         if r.figures == nil {
-            let categories = Set(r.workloads.map(\.category))
-            r.figures = registered.filter { categories.contains($0.category) }.flatMap(\.figures)
+            r.figures = figures(of: Set(r.workloads.map(\.category)))
         }
         return r
     }

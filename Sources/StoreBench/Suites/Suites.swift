@@ -13,10 +13,19 @@ public enum Suites {
     private static let added = Mutex<[any WorkloadSuite]>([])
 
     /// Adds a suite for this process (an outside package's, a test's): it runs, lands in results
-    /// and gets its report parts like a built-in one. A suite of a category already known replaces nothing.
-    public static func register(_ suite: any WorkloadSuite) {
-        added.withLock { list in
-            guard !(all + list).contains(where: { $0.category == suite.category }) else { return }
+    /// and gets its report parts like a built-in one. Register before `StoreBenchCLI.main` runs
+    /// (it passes `suites:` on), so that the cell processes, which run the same executable, know
+    /// it too. A category or a workload name already taken is refused, and nothing is added.
+    public static func register(_ suite: any WorkloadSuite) throws {
+        try added.withLock { list in
+            let known = all + list
+            if known.contains(where: { $0.category == suite.category }) {
+                throw BenchError("a suite of category '\(suite.category)' is registered already")
+            }
+            let names = Set(known.flatMap(\.workloads).map(\.name))
+            if let taken = suite.workloads.first(where: { names.contains($0.name) }) {
+                throw BenchError("workload '\(taken.name)' of suite '\(suite.category)' has the name of one registered already")
+            }
             list.append(suite)
         }
     }
@@ -29,10 +38,14 @@ public enum Suites {
         registered.first { $0.category == category }
     }
 
-    /// Every figure the registered suites declare, by name.
+    /// Every figure the registered suites declare, by name (suites that share a name declare it alike: a test checks).
     public static var figuresByName: [String: Figure] {
-        var out: [String: Figure] = [:]
-        for f in registered.flatMap(\.figures) { out[f.name] = f }
-        return out
+        Dictionary(registered.flatMap(\.figures).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The figures the suites of `categories` declare, each name once, in suite order.
+    public static func figures(of categories: Set<WorkloadCategory>) -> [Figure] {
+        var seen = Set<String>()
+        return registered.filter { categories.contains($0.category) }.flatMap(\.figures).filter { seen.insert($0.name).inserted }
     }
 }

@@ -15,6 +15,13 @@ public enum WorkloadRegistry {
 
     public static func named(_ name: String) -> Workload? { everything.first { $0.name == name } }
 
+    /// The workload a definition file describes, built by the suite of `category`.
+    public static func defined(by file: String, in category: WorkloadCategory) throws -> Workload {
+        guard let suite = Suites.suite(of: category) else { throw BenchError("no suite of category '\(category)' for \(file)") }
+        guard let w = try suite.workload(definedBy: file) else { throw BenchError("suite '\(category)' builds no workload from a file (\(file))") }
+        return w
+    }
+
     /// The workload that loads `dataset` (and builds the store the others copy).
     /// `nil` for `.empty`: nothing to load.
     public static func loader(of dataset: DatasetKind) -> Workload? {

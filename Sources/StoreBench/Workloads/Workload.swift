@@ -47,14 +47,10 @@ public struct Workload: Sendable {
     public let inQuickProfile: Bool
     /// The file a workload was built from (`--ycsb FILE`): cells build it again from there.
     public let definitionFile: String?
-    /// The figures it reports beside its time (its suite declares them).
-    public internal(set) var figures: [Figure] = []
-    /// The "Which backend?" groups it counts in (its suite decides).
-    public internal(set) var useCases: [UseCase] = []
     /// Compared across backends in summaries; false for a load that only builds a store twice over.
-    public internal(set) var isCompared = true
+    public var isCompared = true
     /// Charted across scales in the report (cost as data grows).
-    public internal(set) var chartedAcrossScales = false
+    public var chartedAcrossScales = false
     let prepare: @Sendable (WorkloadContext) throws -> PreparedRepetition
 
     /// Declares a workload whose repetitions share a `State` built by `setup`.
@@ -84,7 +80,7 @@ public struct Workload: Sendable {
 
 extension Workload {
     /// A copy with `edit` applied (a suite sets what it declares about its workloads).
-    func with(_ edit: (inout Workload) -> Void) -> Workload {
+    public func with(_ edit: (inout Workload) -> Void) -> Workload {
         var w = self
         edit(&w)
         return w

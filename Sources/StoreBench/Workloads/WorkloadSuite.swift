@@ -44,6 +44,9 @@ public protocol WorkloadSuite: Sendable {
     func useCases(of workload: String) -> [UseCase]
     /// Its part of the report at `placement`, from the results alone ("" for none).
     func report(_ placement: ReportPlacement, _ view: ResultsView) -> String
+    /// The workload a definition file describes (a YCSB property file), for a suite whose
+    /// workloads can come from files; nil when its workloads cannot.
+    func workload(definedBy file: String) throws -> Workload?
 }
 
 extension WorkloadSuite {
@@ -53,4 +56,5 @@ extension WorkloadSuite {
     public var chartedByCategory: Bool { true }
     public func useCases(of workload: String) -> [UseCase] { [.overall] }
     public func report(_ placement: ReportPlacement, _ view: ResultsView) -> String { "" }
+    public func workload(definedBy file: String) throws -> Workload? { nil }
 }

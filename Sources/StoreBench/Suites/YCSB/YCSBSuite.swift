@@ -44,6 +44,7 @@ struct YCSBSuite: WorkloadSuite {
     var figures: [Figure] { Figures.all }
     var parameters: [Parameter] { Parameters.all }
     func useCases(of workload: String) -> [UseCase] { [.ycsb] }
+    func workload(definedBy file: String) throws -> Workload? { try YCSBWorkloads.workload(file: file) }
 
     func report(_ placement: ReportPlacement, _ view: ResultsView) -> String {
         placement == .section ? view.ycsb() : ""
