@@ -163,4 +163,11 @@ struct ToySuite: WorkloadSuite {
         #expect(throws: BenchError.self) { try Suites.register(Clash()) }
         #expect(Suites.suite(of: WorkloadCategory("clash")) == nil)
     }
+
+    @Test func theReadmeCountsTheWorkloadsAndSuites() throws {
+        let readme = try String(contentsOf: Bench.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let m = try #require(readme.firstMatch(of: /(\d+) declarative workloads in (\d+) suites/))
+        #expect(Int(m.1) == WorkloadRegistry.all.count && Int(m.2) == Suites.all.filter(\.inProfiles).count,
+                "README says \(m.1) workloads in \(m.2) suites")
+    }
 }
