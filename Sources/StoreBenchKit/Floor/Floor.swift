@@ -112,7 +112,7 @@ public struct PostOutput: Sendable {
     }
 
     /// Every field folded in attribute order, exactly as `Touch.row` folds a backend's `Post`.
-    public var touch: Int {
+    @inlinable public var touch: Int {
         var h = Touch.fold(0, Touch.int(id))
         h = Touch.fold(h, Touch.string(title))
         h = Touch.fold(h, Touch.string(body))

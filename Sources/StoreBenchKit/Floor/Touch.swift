@@ -2,14 +2,14 @@ import Foundation
 import StoreCore
 
 /// Reads every field of what a workload fetched and folds it into an integer the runner keeps,
-/// so lazy loading cannot pass for speed and no read is optimized away (internal).
+/// so lazy loading cannot pass for speed and no read is optimized away.
 ///
 /// The fold is the one checksum of the runner: a row's fields are folded in attribute order
 /// (`h = h * 31 + field`), so a skipped, swapped or misread column changes the row's value;
 /// rows are then added, so the scan order does not matter. Backends (`row`) and floors
 /// (`PostOutput.touch`, the floors' row loops) fold the same field values the same way, and
-/// equal sinks mean equal data was read. Public for reference programs outside this module
-/// (`PlainGRDB`), which must fold what the floors fold.
+/// equal sinks mean equal data was read. Inlinable: the floors, workloads and reference programs
+/// that fold per field live in other modules, and must not pay a call per field for it.
 public enum Touch {
     /// One field folded into a row's value.
     @inlinable @inline(__always) public static func fold(_ h: Int, _ field: Int) -> Int { h &* 31 &+ field }
@@ -19,26 +19,26 @@ public enum Touch {
 
     @inlinable @inline(__always) public static func int(_ x: Int64) -> Int { Int(truncatingIfNeeded: x) }
     /// A double by its bits: exact, and no trap on infinities or NaN.
-    @inline(__always) package static func double(_ x: Double) -> Int { Int(truncatingIfNeeded: x.bitPattern) }
-    @inline(__always) package static func bool(_ x: Bool) -> Int { x ? 1 : 0 }
+    @inlinable @inline(__always) public static func double(_ x: Double) -> Int { Int(truncatingIfNeeded: x.bitPattern) }
+    @inlinable @inline(__always) public static func bool(_ x: Bool) -> Int { x ? 1 : 0 }
     /// Text by its length in UTF-8 bytes: the text has been decoded to a `String` to get it.
-    @inline(__always) package static func string(_ s: String) -> Int { s.utf8.count }
-    @inline(__always) package static func date(_ d: Date) -> Int { double(d.timeIntervalSince1970) }
+    @inlinable @inline(__always) public static func string(_ s: String) -> Int { s.utf8.count }
+    @inlinable @inline(__always) public static func date(_ d: Date) -> Int { double(d.timeIntervalSince1970) }
     /// A UUID by its first eight bytes.
-    @inline(__always) package static func uuid(_ u: UUID) -> Int {
+    @inlinable @inline(__always) public static func uuid(_ u: UUID) -> Int {
         withUnsafeBytes(of: u.uuid) { Int(truncatingIfNeeded: $0.loadUnaligned(as: Int64.self)) }
     }
 
     /// Every field of a row, folded in attribute order.
-    public static func row(_ r: some RowView) -> Int {
+    @inlinable public static func row(_ r: some RowView) -> Int {
         var h = 0
         for i in 0..<r.entity.attributes.count { h = fold(h, value(r[i])) }
         return h
     }
 
-    package static func records(_ rs: [Record]) -> Int { rs.reduce(0) { $0 &+ row($1) } }
+    @inlinable public static func records(_ rs: [Record]) -> Int { rs.reduce(0) { $0 &+ row($1) } }
 
-    package static func value(_ v: Value) -> Int {
+    @inlinable public static func value(_ v: Value) -> Int {
         switch v {
         case .null: null
         case .int64(let x): int(x)

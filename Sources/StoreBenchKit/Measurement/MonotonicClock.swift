@@ -7,7 +7,7 @@ import Darwin
 /// Nanoseconds from the monotonic clock, and what one reading costs.
 public enum MonotonicClock {
     /// Now, in nanoseconds since an arbitrary start.
-    @inline(__always) public static func now() -> UInt64 {
+    @inlinable @inline(__always) public static func now() -> UInt64 {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)

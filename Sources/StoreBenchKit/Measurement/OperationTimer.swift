@@ -26,7 +26,7 @@ public final class OperationTimer {
     /// Spans shorter than this are grown into groups.
     public let minimumSpan: UInt64
     /// The largest group `each` forms.
-    package static let maximumGroup = 4_096
+    @usableFromInline package static let maximumGroup = 4_096
     /// A warm-up repetition's budget in nanoseconds: once the timed spans add up to it, `each`
     /// stops issuing operations and `isSpent` turns true, so a cell whose repetition takes
     /// seconds warms up on its first operations instead of repeating them all. Nil (measured
@@ -34,7 +34,7 @@ public final class OperationTimer {
     public let budget: UInt64?
 
     /// True once a warm-up repetition has used its `budget`.
-    package var isSpent: Bool { budget.map { elapsed >= $0 } ?? false }
+    @usableFromInline package var isSpent: Bool { budget.map { elapsed >= $0 } ?? false }
 
     public init(minimumSpan: UInt64, budget: UInt64? = nil) {
         self.minimumSpan = minimumSpan
@@ -47,6 +47,7 @@ public final class OperationTimer {
 
     /// Runs `body(0..<count)`, timing single operations or groups of them (in a warm-up, until
     /// its `budget` is spent).
+    @inlinable
     public func each(_ count: Int, _ body: (Int) throws -> Void) rethrows {
         var i = 0
         var group = 1
@@ -65,6 +66,7 @@ public final class OperationTimer {
 
     /// Runs `body` once and counts it as `operations` operations of equal length.
     @discardableResult
+    @inlinable
     public func unit<T>(operations n: Int, _ body: () throws -> T) rethrows -> T {
         let start = MonotonicClock.now()
         let result = try body()
@@ -78,6 +80,7 @@ public final class OperationTimer {
     /// ```swift
     /// try timer.units(chunks) { part in try repo.write { tx in try tx.insert(contentsOf: part) } }
     /// ```
+    @inlinable
     public func units<Part: Collection>(_ parts: [Part], _ body: (Part) throws -> Void) rethrows {
         for part in parts where !isSpent {
             try unit(operations: part.count) { try body(part) }
@@ -86,6 +89,7 @@ public final class OperationTimer {
 
     /// `units` over `0..<count` in consecutive ranges of `size` (the last may be shorter),
     /// allocating nothing: the floors' batched loops run on it.
+    @inlinable
     public func batches(_ count: Int, of size: Int, _ body: (Range<Int>) throws -> Void) rethrows {
         var start = 0
         while start < count && !isSpent {
