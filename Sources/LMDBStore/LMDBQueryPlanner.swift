@@ -155,10 +155,12 @@ enum LMDBQueryPlanner {
     }
 
     /// The highest-scoring candidate (rule 2), or nil when no conjunct is usable by any.
+    /// Considers the candidates one by one, building no list of them (a plan per query allocates little).
     private static func bestCandidate(_ usable: [Int: UsableList], _ e: Entity, _ layout: LMDBLayout) -> Candidate? {
-        let candidates = [primaryKeyCandidate(usable, e, layout)] + layout.indexes[e.index].map { indexCandidate($0, usable, e) }
-        var best: Candidate?
-        for case let c? in candidates where c.score > (best?.score ?? 0) { best = c }
+        var best = primaryKeyCandidate(usable, e, layout)
+        for index in layout.indexes[e.index] {
+            if let c = indexCandidate(index, usable, e), c.score > (best?.score ?? 0) { best = c }
+        }
         return best
     }
 
