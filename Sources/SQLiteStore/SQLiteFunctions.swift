@@ -11,5 +11,7 @@ enum SQLiteFunctions {
         guard rc == SQLITE_OK else { throw SQLiteError.make(rc, db: db, sql: SQLFunctions.fold) }
         rc = sb_register_row_checksum(db)
         guard rc == SQLITE_OK else { throw SQLiteError.make(rc, db: db, sql: SQLFunctions.rowChecksum) }
+        rc = sb_refuse_double_quoted_strings(db)
+        guard rc == SQLITE_OK else { throw SQLiteError.make(rc, db: db, sql: "sqlite3_db_config(SQLITE_DBCONFIG_DQS_DML/DDL, 0)") }
     }
 }

@@ -24,4 +24,9 @@ typedef int (*sb_like_text)(const unsigned char *text, int textLength, const uns
 int sb_register_text_functions(struct sqlite3 *db, const char *foldName, const char *likeName,
                                sb_fold_text fold, sb_like_text like);
 
+/// Turns off SQLite's double-quoted string literals in statements and schema
+/// (`SQLITE_DBCONFIG_DQS_DML` and `_DDL`), so a misspelt "column" is an error, not a string.
+/// Returns a SQLite result code.
+int sb_refuse_double_quoted_strings(struct sqlite3 *db);
+
 #endif
