@@ -371,6 +371,12 @@ final class LMDBPageWalk {
             return 0
         }
         guard let nodes = nodeOffsets(sub, 0, sub.count, what) else { return 0 }
+        // A duplicate in a sub-page is a key alone: no flags, no data. liblmdb's cursor follows
+        // whatever the flags say, so any other value must stop the walk before liblmdb reads it.
+        for (i, o) in nodes.enumerated() where sub.u16(o + 4) != 0 || sub.u16(o) != 0 || sub.u16(o + 2) != 0 {
+            problem("\(what): duplicate \(i) has flags 0x\(String(sub.u16(o + 4), radix: 16)) and \(Int(sub.u16(o)) | Int(sub.u16(o + 2)) << 16) data bytes, which LMDB never writes in a sub-page")
+            return 0
+        }
         guard let values = nodeKeys(sub, nodes, sub.count, what), ascending(values, from: 0, .bytes, what) else { return 0 }
         return UInt64(nodes.count)
     }

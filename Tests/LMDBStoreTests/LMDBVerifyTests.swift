@@ -75,6 +75,45 @@ struct LMDBVerifyTests {
         #expect(report.checks.contains { $0.contains("not opened") }, "\(report.checks)")
     }
 
+    /// Every node of every inline sub-page (an index key with few duplicates) given flags or a
+    /// data size LMDB never writes there: the page walk reports each, and verify neither
+    /// crashes in liblmdb's cursor nor calls the store clean.
+    @Test("impossible flags inside a dupsort sub-page are found, and verify does not crash")
+    func damagedSubPageNodes() throws {
+        let dir = try TemporaryDirectory("verify-subpage")
+        let s = try blobSchema()
+        let store = try LMDBStore(directory: dir.url, schema: s)
+        try store.write { tx in for i in 0..<30 { try tx.insert(try blob(s, i, size: 40)) } }   // 3 per group: sub-pages
+        try store.close()
+        let sound = [UInt8](try Data(contentsOf: dir.dataFile))
+        #expect(try LMDBStore.verify(directory: dir.url, schema: s).isClean)
+        // Sub-page headers: flags leaf|subpage (0x42) at offset 10, inside a page (not at its start).
+        func u16(_ o: Int) -> Int { Int(sound[o]) | Int(sound[o + 1]) << 8 }
+        let subPages = stride(from: 0, to: sound.count - 16, by: 1).filter { x in
+            guard x % 4096 != 0, u16(x + 10) & ~0x10 == 0x42 else { return false }   // P_DIRTY may stay set
+            let (lower, upper) = (u16(x + 12), u16(x + 14))
+            return lower >= 18 && lower % 2 == 0 && lower <= upper && upper < 4096
+                && (0..<(lower - 16) / 2).allSatisfy { u16(x + 16 + 2 * $0) >= upper }
+        }
+        #expect(subPages.count >= 10, "the group index holds sub-pages")
+        var damaged = 0
+        for x in subPages {
+            let n = (Int(sound[x + 12]) - 16) / 2
+            for i in 0..<n {
+                let node = x + u16(x + 16 + 2 * i)
+                for (offset, value) in [(4, 0x01), (4, 0x02), (4, 0x04), (0, 0x05)] {   // F_BIGDATA, F_SUBDATA, F_DUPDATA; a data size
+                    var file = sound
+                    file[node + offset] = UInt8(value)
+                    try Data(file).write(to: dir.dataFile)
+                    let report = try LMDBStore.verify(directory: dir.url, schema: s)
+                    #expect(report.problems.contains { $0.area == "structure" && $0.detail.contains("sub-page") }, "\(report)")
+                    damaged += 1
+                }
+            }
+        }
+        #expect(damaged >= 120)
+    }
+
     @Test("a truncated file is found, with the page it should reach")
     func truncatedFile() throws {
         let (dir, s) = try soundStore("verify-truncated")
