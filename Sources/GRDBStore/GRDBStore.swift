@@ -52,6 +52,7 @@ public final class GRDBStore: Repository, @unchecked Sendable {
         var config = Configuration()
         config.busyMode = .timeout(5)
         config.prepareDatabase { db in try GRDBFunctions.register(on: db) }
+        try SQLStoreFile.checkBeforeOpening(path)
         let pool = try GRDBErrors.mapped { try DatabasePool(path: path, configuration: config) }
         self.pool = pool
         do {

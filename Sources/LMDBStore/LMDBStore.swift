@@ -69,7 +69,7 @@ public final class LMDBStore: Repository, @unchecked Sendable {
         self.directory = directory
         self.options = options
         self.mapLimits = mapSize
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try StoreDirectory.prepare(directory, storeFile: "data.mdb")
         let path = directory.standardizedFileURL.path
         try OpenEnvironments.claim(path)
         do {

@@ -50,6 +50,7 @@ public final class SQLiteStore: Repository, @unchecked Sendable {
         self.path = path
         self.options = options
         self.mapping = SQLSchemaMapping(schema: schema)
+        try SQLStoreFile.checkBeforeOpening(path)
         let db = try SQLiteConnection(path: path, create: true)
         do {
             guard try db.pragma("PRAGMA journal_mode = WAL")?.lowercased() == "wal" else {

@@ -81,7 +81,7 @@ public enum SQLStoreMetadata {
     }
 
     public static func file(_ fileName: String, in directory: URL) throws -> String {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try StoreDirectory.prepare(directory, storeFile: fileName)
         return directory.appendingPathComponent(fileName).path
     }
 }

@@ -1,6 +1,6 @@
 import CSQLite
 import Foundation
-import SQLiteStore
+@testable import SQLiteStore
 import StoreConformance
 import StoreCore
 import StoreSQL
@@ -62,6 +62,55 @@ struct SQLiteStoreTests {
             defer { try? s.close() }
             _ = try s.read { try $0.fetch(Query("User")) }
         }
+    }
+
+    /// A store cut short by a few bytes, as an outside sweep found: SQLite would open it and read
+    /// a missing link without any error.
+    @Test("a store cut short by 75 bytes is `corrupted` at open, and the file is left as it was")
+    func cutShortByAFewBytes() throws {
+        let store = try SQLiteStore(directory: dir, schema: schema)
+        let u = try schema.entity("User")
+        try store.write { tx in for i in 1...50 { try tx.insert(try u.record(["id": .int64(Int64(i)), "username": .string("u\(i)"), "displayName": "d", "joinedAt": .date(Date())])) } }
+        try store.close()
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int)
+        let handle = try FileHandle(forWritingTo: file)
+        try handle.truncate(atOffset: UInt64(size - 75))
+        try handle.close()
+        let cut = try Data(contentsOf: file)
+        let e = expectCategory(.corrupted) { _ = try SQLiteStore(directory: dir, schema: schema) }
+        #expect(e?.message.contains("cut short") == true, "\(String(describing: e))")
+        #expect(try Data(contentsOf: file) == cut, "nothing written to the damaged file")
+        #expect(!FileManager.default.fileExists(atPath: file.path + "-wal"), "no WAL created beside it")
+    }
+
+    @Test("a folder holding an LMDB store is refused, and no SQLite file is added to it")
+    func anotherEnginesFolder() throws {
+        try Data(count: 8_192).write(to: dir.appendingPathComponent("data.mdb"))
+        let e = expectCategory(.invalidValue) { _ = try SQLiteStore(directory: dir, schema: schema) }
+        #expect(e?.message.contains("LMDB store") == true)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["data.mdb"])
+    }
+
+    @Test("a path that is a directory is an `io` error naming it")
+    func pathIsADirectory() throws {
+        try FileManager.default.createDirectory(at: file, withIntermediateDirectories: true)
+        let e = expectCategory(.io) { _ = try SQLiteStore(directory: dir, schema: schema) }
+        #expect(e?.message.contains(file.path) == true)
+    }
+
+    /// SQLite takes a double-quoted name that matches no column as a string; StoreSQL's
+    /// connections refuse it, so a misspelt column in SQL is an error.
+    @Test("double-quoted string literals are refused on the store's connections")
+    func doubleQuotedStringsAreRefused() throws {
+        try SQLiteStore(directory: dir, schema: schema).close()
+        let misspelt = #"SELECT "nosuchcolumn" FROM "User""#
+        var db: OpaquePointer?
+        sqlite3_open(file.path, &db)
+        #expect(sqlite3_exec(db, misspelt, nil, nil, nil) == SQLITE_OK, "SQLite's default takes it as a string")
+        sqlite3_close(db)
+        let connection = try SQLiteConnection(path: file.path, create: false)
+        defer { connection.close() }
+        #expect(throws: StoreError.self) { try connection.exec(misspelt) }
     }
 
     @Test("a SQLite database written by something else is refused as `corrupted`")
