@@ -2,7 +2,7 @@ import Foundation
 import StoreCore
 
 extension LMDBStore {
-    /// Checks the store: the page walk of `data.mdb` (see "What LMDB trusts" in the README),
+    /// Checks the store: the page walk of `data.mdb` (see "What LMDB trusts" in Documentation/Integrity.md),
     /// then, only when the structure is sound, every database entry by entry and the logical
     /// checks every backend gets. Holds the write lock of the environment (across processes)
     /// while it runs, so writers wait; readers do not.

@@ -21,7 +21,7 @@ struct DamageCommand: ParsableCommand {
             Reads are "fine" when they return exactly what was written, "error" when one throws, \
             "wrong" when they return something else. A trial fails when reads are wrong and \
             `verify` says clean, when `verify` crashes or hangs, or when a read crashes anywhere \
-            but inside the engine library (liblmdb aborts on some bad pages; see the README); \
+            but inside the engine library (liblmdb aborts on some bad pages; see Documentation/Integrity.md); \
             the exit status is then 1.
 
             Example:

@@ -4,7 +4,7 @@ import StoreCore
 import StoreBenchKit
 
 /// Everything one run measured: the JSON file `storebench run` writes beside its report, and
-/// what `compare` and `report` read. The README documents the schema; `schemaVersion` changes
+/// what `compare` and `report` read. Documentation/Workloads.md documents the schema; `schemaVersion` changes
 /// when a field changes meaning.
 public struct RunResults: Codable, Sendable {
     /// 3: each cell's parameters, each workload's use cases, the figures' declarations.
