@@ -97,9 +97,9 @@ bench: release
 
 reference: release
 	$(RELEASE_BIN) run --profile standard --out $(REPORTS)/reference-run
-	mv $(REPORTS)/reference-run/latest.md $(REPORTS)/reference.md
 	mv $(REPORTS)/reference-run/latest.json $(REPORTS)/reference.json
-	rmdir $(REPORTS)/reference-run
+	rm -rf $(REPORTS)/reference-run
+	$(RELEASE_BIN) report $(REPORTS)/reference.json --out $(REPORTS)/reference.md
 
 conformance: release
 	$(RELEASE_BIN) conformance

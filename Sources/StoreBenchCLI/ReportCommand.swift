@@ -15,10 +15,20 @@ struct ReportCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Where to write the Markdown.")
     var out: String = "Reports/latest.md"
 
+    @Option(help: "Equivalence margin in percent: two times within it count as equivalent, one beyond it as faster (default: the run's, else 5).")
+    var margin: Double?
+
+    func validate() throws {
+        if let margin, !(margin > 0 && margin < 100) { throw ValidationError("--margin must be a percentage between 0 and 100, not \(margin)") }
+    }
+
     func run() throws {
-        let r: RunResults
+        var r: RunResults
         do { r = try RunResults.read(results) } catch { throw ValidationError("\(error)") }
-        try MarkdownReport(r).render().write(toFile: out, atomically: true, encoding: .utf8)
-        print("wrote \(out)")
+        if let margin { r.margin = margin / 100 }
+        let file = URL(fileURLWithPath: out)
+        let report = MarkdownReport(r, folder: file.deletingPathExtension().lastPathComponent)
+        try report.write(to: file)
+        print("wrote \(out) and \(report.pages().count) pages in \(file.deletingLastPathComponent().appendingPathComponent(report.folder).path)/")
     }
 }

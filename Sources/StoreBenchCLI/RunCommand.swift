@@ -48,7 +48,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Comma-separated scales from the fixtures folder (tiny, quick, standard, large). Default: the profile's.")
     var scale: String?
 
-    @Option(help: "Settings preset: quick (the quick scale, 5 rounds, up to 8 for noisy workloads, a reduced concurrency set; `make bench`, under 5 minutes), standard (quick+standard, 5 rounds, up to 10; the reference, within 30 minutes), full (up to large, 1 round of 3 repetitions).")
+    @Option(help: "Settings preset: quick (the quick scale, 5 rounds, up to 12 where a comparison is undecided, a reduced concurrency set; `make bench`, under 5 minutes), standard (quick+standard, 5 rounds, up to 16; the reference, within 30 minutes), full (up to large, 1 round of 3 repetitions).")
     var profile: Profile = .quick
 
     @Option(help: ArgumentHelp("What cells measure: time, or instructions under callgrind (valgrind).", discussion: """
@@ -78,7 +78,10 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("How the workloads that pick random keys with repeats (crud.read-pk.*, crud.update.*, query.traversal) draw them; deletes and upserts keep distinct uniform keys: uniform, zipfian (θ 0.99, popular keys scattered, as YCSB) or latest (the newest keys most popular).", valueName: "distribution"))
     var distribution: KeyDistribution = .uniform
 
-    @Option(help: "Directory for latest.md and latest.json.")
+    @Option(help: "Equivalence margin in percent: two backends within it count as equivalent, one beyond it as faster; extra rounds go to comparisons not yet decided (default: 5).")
+    var margin: Double = DecisionRule.defaultMargin * 100
+
+    @Option(help: "Directory for latest.md (with its detail pages in latest/) and latest.json.")
     var out: String = "Reports"
 
     @Option(help: "Where to write the JSON results (default: <out>/latest.json).")
@@ -136,7 +139,7 @@ struct RunCommand: ParsableCommand {
         plan.rounds = rounds ?? (counting ? 1 : profile.rounds)
         // Rounds given by hand are run as given unless --max-rounds asks for more.
         plan.maxRounds = max(plan.rounds, maxRounds ?? (counting || rounds != nil ? plan.rounds : profile.maxRounds))
-        plan.spreadGoal = profile.spreadGoal
+        plan.margin = margin / 100
         plan.extraRoundsBudget = profile.extraRoundsBudget
         plan.measure = measure
         plan.distribution = distribution
@@ -169,7 +172,7 @@ struct RunCommand: ParsableCommand {
         let mdPath = URL(fileURLWithPath: out).appendingPathComponent("latest.md").path
         try results.write(jsonPath)
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        try MarkdownReport(results).render().write(toFile: mdPath, atomically: true, encoding: .utf8)
+        try MarkdownReport(results).write(to: URL(fileURLWithPath: mdPath))
         let bad = results.cells.filter { $0.status == .failed || $0.status == .timeout }
         print("wrote \(mdPath) and \(jsonPath): \(results.cells.count) cells, \(bad.count) failed, in \(Int(results.durationSeconds)) s")
         if results.interrupted == true, let signo = runner.interruptingSignal { throw ExitCode(128 + signo) }

@@ -95,7 +95,7 @@ import Testing
     }
 
     @Test func everyChartHasPaletteKeyZeroAxisAndRangeTable() {
-        let charts = Self.charts(MarkdownReport(Self.results()).render())
+        let charts = Self.charts(MarkdownReport(Self.results()).renderAll())
         #expect(charts.count == 3 + 1 + 4, "crud, batch, query; memory; four workloads across scales")
         for c in charts {
             #expect(c.lines.first?.hasPrefix("%%{init: {") == true && c.lines.first?.hasSuffix("}%%") == true)
@@ -111,7 +111,7 @@ import Testing
     }
 
     @Test func aBackendHasOneColourInEveryChart() {
-        let charts = Self.charts(MarkdownReport(Self.results(outlier: 20)).render())
+        let charts = Self.charts(MarkdownReport(Self.results(outlier: 20)).renderAll())
         var seen: [String: String] = [:]
         for c in charts {
             for (b, hex) in c.key {
@@ -135,7 +135,7 @@ import Testing
     }
 
     @Test func anOutlierIsCutAndSaidSoAndTheRestKeepTheAxis() {
-        let md = MarkdownReport(Self.results(outlier: 40)).render()
+        let md = MarkdownReport(Self.results(outlier: 40)).renderAll()
         let charts = Self.charts(md)
         let query = charts.first { $0.lines.contains { $0.contains("title \"query:") } }!
         // lmdb is 40× the fastest in both query workloads; the others are 1–1.4×.
@@ -153,12 +153,12 @@ import Testing
         #expect(lines.series[lines.key.firstIndex { $0.backend == "lmdb" }!].allSatisfy { $0 == lines.yAxis!.high }, "drawn at the top")
         #expect(others.max()! >= lines.yAxis!.high / 3)
         // Without an outlier nothing is cut.
-        let calm = Self.charts(MarkdownReport(Self.results()).render())
+        let calm = Self.charts(MarkdownReport(Self.results()).renderAll())
         #expect(!calm.contains { c in c.lines.contains { $0.contains("↑") } || c.before.contains("(cut at") })
     }
 
     @Test func scalesSitAtLogarithmicDistances() throws {
-        let charts = Self.charts(MarkdownReport(Self.results()).render())
+        let charts = Self.charts(MarkdownReport(Self.results()).renderAll())
         let c = charts.first { $0.lines.contains { $0.contains("title \"crud.read-pk.single:") } }!
         let x = try #require(c.lines.first { $0.hasPrefix("    x-axis ") })
         #expect(x.contains("\"dataset size, records (logarithmic)\""))
@@ -188,7 +188,7 @@ import Testing
     }
 
     @Test func theMemoryChartPlotsMemory() {
-        let charts = Self.charts(MarkdownReport(Self.results()).render())
+        let charts = Self.charts(MarkdownReport(Self.results()).renderAll())
         let m = charts.first { $0.lines.contains { $0.contains("title \"memory.load: resident memory after load") } }
         #expect(m != nil)
         // sqlite 400 B per record, … objectgraph+lmdb 2,000 B per record.

@@ -33,7 +33,9 @@ import Testing
 
         let md = try String(contentsOf: out.url.appendingPathComponent("latest.md"), encoding: .utf8)
         for section in MarkdownReport.sections { #expect(md.contains(section), "missing \(section)") }
-        #expect(md.contains("## Failed and skipped cells") && md.contains("crashing on purpose"))
+        #expect(md.contains("did not measure") && md.contains("latest/failures.md"))
+        let failures = try String(contentsOf: out.url.appendingPathComponent("latest/failures.md"), encoding: .utf8)
+        #expect(failures.contains("## Failed and skipped cells") && failures.contains("crashing on purpose"))
         #expect(r.err.contains("FAILED") && r.err.contains("TIMEOUT"), "progress names the failed cells")
     }
 
@@ -62,7 +64,11 @@ import Testing
         }
         #expect(results.conformance.count == 5 && results.conformance.allSatisfy { $0.failed == 0 })
         #expect(results.datasets.first?.checksum == SocialGenerator(try Bench.spec()).checksum().hex)
-        let md = try String(contentsOf: out.url.appendingPathComponent("latest.md"), encoding: .utf8)
+        let pages = try FileManager.default.contentsOfDirectory(atPath: out.url.appendingPathComponent("latest").path).sorted()
+        #expect(pages.contains("crud.md") && pages.contains("charts.md") && pages.contains("setup.md"))
+        let md = try (["latest.md"] + pages.map { "latest/\($0)" }).map {
+            try String(contentsOf: out.url.appendingPathComponent($0), encoding: .utf8)
+        }.joined()
         #expect(md.contains("```mermaid") && md.contains("xychart-beta"))
         #expect(md.contains("| Build | debug") || md.contains("| Build | release"))
         #expect(md.contains("`41c4c3cc84df5be8`") || md.contains(results.datasets[0].checksum))

@@ -7,8 +7,16 @@ import StoreBenchKit
 /// each suite's in the suite's folder.
 public struct ResultsView {
     public let results: RunResults
+    /// The folder of the detail pages, relative to the first page (`latest` for `latest.md`).
+    public let folder: String
 
-    public init(_ results: RunResults) { self.results = results }
+    public init(_ results: RunResults, folder: String = "latest") {
+        self.results = results
+        self.folder = folder
+    }
+
+    /// The link from the first page to a family's page.
+    public func pageLink(_ category: WorkloadCategory) -> String { "\(folder)/\(category.rawValue).md" }
 
     // MARK: Shared lookups
 
@@ -53,23 +61,4 @@ public struct ResultsView {
             && (!backendsOnly || $0.isBackend) }
     }
 
-    /// Each backend's time per operation ÷ the fastest backend's, for one workload and scale:
-    /// the median of the per-round ratios, with its interval.
-    public func relativeToFastest(_ workload: String, _ scale: String) -> [String: Estimate] {
-        let cs = cells(workload, scale)
-        guard let best = cs.min(by: { $0.nanosPerOperation! < $1.nanosPerOperation! }), best.nanosPerOperation! > 0 else { return [:] }
-        var out: [String: Estimate] = [:]
-        for c in cs { out[c.target.name] = c.ratio(to: best) }
-        return out
-    }
-
-    /// The verdict of each compared workload at `scale`.
-    func verdicts(_ scale: String) -> [WorkloadVerdict] {
-        comparedWorkloads.compactMap { WorkloadVerdict(workload: $0.name, cells: cells($0.name, scale)) }
-    }
-
-    /// The lowest confidence of the run's intervals, as the report states it.
-    var intervalConfidence: Double {
-        results.cells.compactMap { $0.time?.confidence }.filter { $0 > 0 }.min() ?? 0
-    }
 }

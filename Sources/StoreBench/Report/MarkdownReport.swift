@@ -13,21 +13,22 @@ public struct MarkdownReport {
     let view: ResultsView
     /// The suites of the run's categories, in the order their first workload ran.
     let suites: [any WorkloadSuite]
+    /// The folder beside the first page that holds the detail pages (`latest` for `latest.md`).
+    public let folder: String
 
     /// `results` as read; what an older file did not record is taken from this build's suites.
-    public init(_ results: RunResults) {
+    public init(_ results: RunResults, folder: String = "latest") {
         let completed = Suites.completing(results)
         self.results = completed
-        view = ResultsView(completed)
+        self.folder = folder
+        view = ResultsView(completed, folder: folder)
         suites = view.categories.compactMap(Suites.suite(of:))
     }
 
-    /// Section titles in order; tests check a report has them all.
-    public static let sections = [
-        "## Setup", "## Summary: the winner of each workload", "## Which backend?", "## Charts",
-        "## Workloads", "## Memory and disk", "## Feature matrix", "## Method",
-    ]
+    /// The first page's section titles in order; tests check a report has them all.
+    public static let sections = ["## Machine and build", "## The answer", "## The seeds' claims", "## Details"]
 
+    /// The first page: what a reader chooses from, under 25 KB.
     public func render() -> String {
         var md = "# StoreBench report\n\n"
         md += "Generated \(ISO8601DateFormatter().string(from: results.generatedAt)) by `\(results.command)` "
@@ -41,18 +42,15 @@ public struct MarkdownReport {
             md += "it did not record each cell's parameters, the workloads' use cases or the figures' declarations, so those come "
             md += "from this build's suites, and sections state the settings this build runs with.\n\n"
         }
-        let parts: [String] = [view.setup(), view.summary(), advice(), charts(), parts(.section), view.workloadTables(),
-                               parts(.afterWorkloads), view.failures(), view.featureMatrix(), view.method()]
-        return md + parts.joined()
+        md += view.machineAndBuild()
+        md += "## The answer\n\n" + view.useCaseGroups() + view.familyTable() + parts(.advice) + view.adviceNotes()
+        md += view.claimsSection() + detailLinks() + view.failureList()
+        return md
     }
 
     /// Every suite's part at `placement`, in order.
     func parts(_ placement: ReportPlacement) -> String {
         suites.map { $0.report(placement, view) }.joined()
-    }
-
-    func advice() -> String {
-        view.useCaseGroups() + parts(.advice) + view.adviceNotes()
     }
 
     func charts() -> String {
@@ -92,42 +90,20 @@ extension ResultsView {
         return md
     }
 
-    func summary() -> String {
-        var md = "## Summary: the winner of each workload\n\n"
-        let vs = verdicts(mainScale)
-        let significant = vs.filter(\.isSignificant).count
-        md += "At the \(mainScale) scale. A winner is named only when the runner-up's time ÷ the winner's, paired round by round, "
-        md += "has an interval wholly above 1 at 90% confidence or more (this run's intervals: \(Format.percent(intervalConfidence)) or more); otherwise the workload is a **tie** "
-        md += "between the backends not shown slower than the fastest. \(significant) of \(vs.count) workloads have a winner.\n\n"
-        md += "| workload | verdict | time/op | runner-up | runner-up ÷ winner | winner ÷ its floor |\n|---|---|---:|---|---:|---:|\n"
-        for w in comparedWorkloads {
-            guard let v = vs.first(where: { $0.workload == w.name }) else {
-                md += "| \(w.name) | – | – | – | – | – |\n"
-                continue
-            }
-            let verdict = v.isSignificant ? "**\(v.winner.target.name)**" : v.ranked.count == 1 ? "\(v.winner.target.name) (alone)"
-                : v.factor.map { $0.confidence == 0 } == true ? "no verdict: one measurement (fastest: \(v.winner.target.name))"
-                : "tie: " + v.tied.map { "`\($0)`" }.joined(separator: ", ")
-            md += "| \(w.name) | \(verdict) | \(Format.nanos(v.winner.time)) | \(v.runnerUp?.target.name ?? "–") | "
-            md += "\(Format.ratio(v.factor)) | \(Format.ratio(v.winner.floorRatio)) |\n"
-        }
-        return md + "\n"
-    }
-
-    func workloadTables() -> String {
-        var md = "## Workloads\n\n"
+    /// The per-workload tables of one family, every scale, every target.
+    func workloadTables(_ category: WorkloadCategory) -> String {
+        var md = "## Workload tables\n\n"
         md += "Per cell: throughput and median time per operation over the rounds (± the half-width of its interval, relative), "
         md += "per-operation latency percentiles from an HdrHistogram of every measured repetition, the coefficient of variation (CV) "
-        md += "of the repetitions, the time relative to the fastest backend and to the backend's engine floor (the bare C API, same run) "
-        md += "as medians of per-round ratios with their intervals in brackets, allocation calls and requested bytes per operation "
-        md += "(deterministic for a build), and the cell process's peak resident memory. For a reference program (_c:…_, _plain:…_), "
-        md += "× floor is the time of the target it checks ÷ its own.\n\n"
-        for category in categories {
+        md += "of the repetitions, the time relative to the fastest backend (its interval at the report's confidence) and to the "
+        md += "backend's engine floor (the bare C API, same run; the median of per-round ratios and its interval), allocation calls and "
+        md += "requested bytes per operation (deterministic for a build), and the cell process's peak resident memory (the whole process, "
+        md += "dataset generator and runner included; not comparable with the memory suite's figures, which are above a baseline). "
+        md += "For a reference program (_c:…_, _plain:…_), × floor is the time of the target it checks ÷ its own.\n\n"
+        do {
             let ws = results.workloads.filter { $0.category == category }
-            guard !ws.isEmpty else { continue }
-            md += "### \(category.rawValue)\n\n"
             for w in ws {
-                md += "#### `\(w.name)`\n\n\(w.summary).\n\n"
+                md += "### `\(w.name)`\n\n\(w.summary).\n\n"
                 for scale in scales {
                     let all = results.cells.filter { $0.workload == w.name && $0.scale == scale }
                     guard !all.isEmpty else { continue }
@@ -183,7 +159,7 @@ extension ResultsView {
     func method() -> String {
         let rounds = results.rounds ?? 1
         let extra = results.maxRounds.map { m in
-            " A workload whose cells' intervals stayed wide ran more rounds, up to \(m) (\(results.extraRounds ?? 0) extra in this run)."
+            " A workload with a comparison still undecided ran more rounds, up to \(m) (\(results.extraRounds ?? 0) extra in this run)."
         } ?? ""
         return """
         ## Method
@@ -197,13 +173,18 @@ extension ResultsView {
         A load cell per target and scale builds the store; every other cell works on a fresh copy of it, and workloads that \
         change data get a fresh copy for each repetition.
         - **Rounds.** The cells of one workload run back to back across targets, \(rounds) time(s) in turn.\(extra) A time per \
-        operation is the median of the rounds' (of the repetitions, with one round); every ratio (× floor, × fastest, \
-        runner-up ÷ winner) is the median of the per-round ratios, so drift between rounds cancels.
-        - **Intervals.** Each median carries a distribution-free interval from order statistics (the sign test): the k-th \
-        smallest and k-th largest of n values bound the median with probability 1 − 2·P(Binomial(n, ½) < k); k is the largest \
-        that keeps 95%, and with fewer than six values the interval is the full range at its lower confidence (five: 93.8%). \
-        A winner is named only when the runner-up ÷ winner interval lies wholly above 1 at ≥90% confidence; otherwise the \
-        workload is a tie. "Which backend?" tiers come from a paired bootstrap over rounds (1,000 resamples, fixed seed).
+        operation is the median of the rounds' (of the repetitions, with one round). Ratios between backends are geometric means of \
+        the per-round ratios (rounds are paired, so drift between rounds cancels); cells that run only two or three rounds \
+        (concurrency, YCSB, lifecycle) are compared through their per-interval times instead (about 20 consecutive slices of each \
+        measured repetition, Welch's t on their logarithms). × floor stays the median of the per-round ratios.
+        - **Decisions.** Every comparison is a t interval on a log ratio, drawn at the confidence that keeps all of the report's \
+        comparisons together right with 95% probability (Bonferroni), and is decided against an equivalence margin \
+        (default ±5%, `--margin`): slower when the whole interval lies beyond it, equivalent when the whole interval lies within \
+        it, undecided otherwise, with the rounds that would decide it at its present noise. Extra rounds go to workloads with a \
+        comparison undecided at the largest scale that they could decide, while a per-profile time budget lasts. "Which \
+        backend?" tiers use the mean of the per-workload log ratios, errors added in quadrature (Welch–Satterthwaite degrees of \
+        freedom). The seeds' claims are decided the same way. Each time per operation also carries an order-statistic interval \
+        for its median (the sign test: the k-th smallest and k-th largest of n values; five values give 93.8%).
         - **Timing.** \(results.warmup) warm-up repetition(s), then \(results.repetitions) measured one(s) per round; the CV is \
         the repetitions' standard deviation ÷ mean. Each operation is timed with the monotonic clock; when one is shorter than \
         \(Format.nanos(results.runner.minimumSpanNanos)), groups of operations are timed and each gets the group's mean. A \

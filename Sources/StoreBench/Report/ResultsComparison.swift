@@ -9,8 +9,10 @@ import StoreBenchKit
 ///   operation (default ½) and of `threshold` (default 0.1%) counts;
 /// - `instructions`: callgrind's instructions per operation (`run --measure instructions`),
 ///   deterministic too: a change beyond `threshold` (default 1%) counts;
-/// - `time`: time per operation; the noise band is the larger of `threshold` (default 10%) and
-///   twice the combined coefficient of variation of the two cells;
+/// - `time`: time per operation; a change counts when its interval (Welch's t on the logs of the
+///   two cells' rounds, or of their per-interval times, at a Bonferroni confidence over all the
+///   compared cells) lies wholly beyond `threshold` (default 10%): two runs of one build on a
+///   noisy machine then agree;
 /// - `floor-ratio`: each backend's time ÷ its engine's floor, same run, which survives a change
 ///   of machine; same band as time, with the floors' spread added.
 ///
@@ -48,6 +50,8 @@ public struct ResultsComparison {
         public let verdict: Verdict
         /// Time per operation new ÷ base, beside a deterministic metric (informative).
         public let timeChange: Double?
+        /// For `time`: new ÷ base with its interval.
+        public var interval: Estimate? = nil
     }
 
     public let rows: [Row]
@@ -85,6 +89,9 @@ public struct ResultsComparison {
                 band = max(threshold, bv > 0 ? tolerance / bv : 0)
                 verdict = nv - bv >= max(tolerance, threshold * bv) ? .regression
                     : bv - nv >= max(tolerance, threshold * bv) ? .improvement : .unchanged
+            } else if metric == .time {
+                rows.append(Self.timeRow(b, n, threshold: threshold, comparisons: base.cells.count, timeChange: timeChange))
+                continue
             } else {
                 guard bv > 0 else { unmeasured += 1; continue }
                 band = max(threshold, 2 * spread)
@@ -97,6 +104,22 @@ public struct ResultsComparison {
         self.rows = rows
         self.unmeasured = unmeasured
         verdicts = VerdictAgreement(base: base, new: new)
+    }
+
+    /// A time row: new ÷ base decided on its interval, not on the point values.
+    static func timeRow(_ b: CellResult, _ n: CellResult, threshold: Double, comparisons: Int, timeChange: Double?) -> Row {
+        let rule = DecisionRule(margin: threshold, comparisons: comparisons)
+        let ratio = LogRatio(unpaired: n.intervalNanos ?? n.perRoundNanos ?? [], over: b.intervalNanos ?? b.perRoundNanos ?? [])
+        let decided = ratio.map(rule.decide)
+        let verdict: Verdict = switch decided?.outcome {
+        case .slower?: .regression
+        case .faster?: .improvement
+        default: .unchanged
+        }
+        var row = Row(key: b.key, base: b.nanosPerOperation, new: n.nanosPerOperation, change: timeChange, band: threshold,
+                      verdict: verdict, timeChange: timeChange)
+        row.interval = decided?.ratio
+        return row
     }
 
     /// The compared values and their combined spread (root of summed squared CVs; 0 for counts).
@@ -136,7 +159,8 @@ public struct ResultsComparison {
         case .allocations: "a change counts when it is at least \(Format.perOperation(tolerance)) calls per operation"
             + (threshold > 0 ? " and \(String(format: "%.2g%%", threshold * 100))" : "") + " (counts are deterministic for a build).\n\n"
         case .instructions: "a change counts when it is beyond ±\(Format.percent(threshold)).\n\n"
-        case .time, .floorRatio: "a change counts when it is beyond ±\(Format.percent(threshold)) or twice the repetitions' combined spread, whichever is larger.\n\n"
+        case .time: "a change counts when its interval (Welch's t on the logs of both cells' rounds, at a confidence that keeps all \(rows.count) comparisons together right with 95% probability) lies wholly beyond ±\(Format.percent(threshold)).\n\n"
+        case .floorRatio: "a change counts when it is beyond ±\(Format.percent(threshold)) or twice the repetitions' combined spread, whichever is larger.\n\n"
         }
         md += rule
         let missing = rows.filter { $0.verdict == .missing }.count
@@ -160,7 +184,7 @@ public struct ResultsComparison {
                 case .missing, .unchanged: ""
                 }
                 md += "| \(mark) | \(r.key.target) | \(r.key.workload) | \(r.key.scale) | \(show(r.base)) | \(show(r.new)) | "
-                md += "\(percentChange(r.change)) | ±\(Format.percent(r.band)) |"
+                md += "\(percentChange(r.change))\(r.interval.map { " \(Format.ratio($0))" } ?? "") | ±\(Format.percent(r.band)) |"
                 md += metric.isDeterministic ? " \(percentChange(r.timeChange)) |\n" : "\n"
             }
         }

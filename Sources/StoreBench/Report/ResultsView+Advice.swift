@@ -2,18 +2,18 @@ import Foundation
 import StoreBenchKit
 
 extension ResultsView {
-    /// "Which backend?", its use-case groups: per group, the backends in tiers, computed from
-    /// this run's numbers with their evidence.
+    /// "Which backend?", its use-case groups: per group, the backends in tiers that follow the
+    /// intervals, computed from this run's numbers.
     func useCaseGroups() -> String {
-        var md = "## Which backend?\n\n"
-        md += "Computed from this run at the \(mainScale) scale: per backend, the geometric mean of its time per operation ÷ the fastest "
-        md += "backend's over the group's workloads (1.00× means fastest on every one). Backends in one tier are statistical ties: "
-        md += "a paired bootstrap over rounds (1,000 resamples) puts their score ÷ the tier leader's within 95% reach of 1, shown in brackets.\n\n"
+        var md = "Per use case, at the \(mainScale) scale: each backend's geometric mean, over the use case's workloads, of its time per "
+        md += "operation ÷ the fastest backend's (1.00× means fastest on every one). A tier's members are equivalent (≈) or undecided (?) "
+        md += "against its leader, with the interval of their score ÷ the leader's in brackets; every backend of a later tier is decidedly "
+        md += "slower than the leader before it.\n\n"
         for useCase in useCases {
             let ws = comparedWorkloads.filter { $0.useCases?.contains(useCase) == true }.map(\.name)
             md += useCaseLine(useCase, ws)
         }
-        return md
+        return md + "\n"
     }
 
     /// The use cases the run's workloads count in, in rank order.
@@ -21,19 +21,22 @@ extension ResultsView {
         Set(comparedWorkloads.flatMap { $0.useCases ?? [] }).sorted { ($0.rank, $0.id) < ($1.rank, $1.id) }
     }
 
-    private func useCaseLine(_ useCase: UseCase, _ ws: [String]) -> String {
+    /// The ranking of `workloads` at the main scale.
+    func ranking(_ workloads: [String]) -> GroupRanking {
         var cellsByWorkload: [String: [CellResult]] = [:]
-        for w in ws { cellsByWorkload[w] = cells(w, mainScale) }
-        let ranking = GroupRanking(cellsByWorkload, backends: backends)
-        guard let first = ranking.tiers.first else { return "" }
+        for w in workloads { cellsByWorkload[w] = cells(w, mainScale) }
+        return GroupRanking(cellsByWorkload, backends: backends, rule: decisionRule)
+    }
+
+    private func useCaseLine(_ useCase: UseCase, _ ws: [String]) -> String {
+        let ranking = ranking(ws)
+        guard !ranking.tiers.isEmpty else { return "" }
         func entry(_ e: GroupRanking.Entry) -> String {
-            "`\(e.backend)` \(Format.ratio(e.score))" + (e.versusLeader.map { " [\(Format.ratio($0))]" } ?? "")
+            let sign = e.versusLeader.map { $0.outcome == .equivalent ? "≈ " : "? " } ?? ""
+            return sign + "`\(e.backend)` \(Format.ratio(e.score))" + (e.versusLeader.map { " [\(Format.ratio($0.ratio))]" } ?? "")
         }
-        var md = "- **\(useCase.title)** (\(ws.count) workloads): "
-        md += first.count == 1 ? "`\(first[0].backend)` (\(Format.ratio(first[0].score)))" : "tie: " + first.map(entry).joined(separator: ", ")
-        let later = ranking.tiers.dropFirst()
-        if !later.isEmpty { md += "; then " + later.map { $0.map(entry).joined(separator: " ≈ ") }.joined(separator: "; ") }
-        return md + ".\n"
+        let tiers = ranking.tiers.enumerated().map { i, tier in "\(i + 1). " + tier.map(entry).joined(separator: ", ") }
+        return "- **\(useCase.title)** (\(ws.count) workloads): " + tiers.joined(separator: " · ") + "\n"
     }
 
     /// "Which backend?", its closing notes: closeness to the engine, conformance failures, what

@@ -45,6 +45,7 @@ extension CellResult {
             pooledFigures[key] = figure.pool(rounds.compactMap { $0.metrics[key] })
         }
         r.metrics = pooledFigures
+        r.roundFigures = Dictionary(uniqueKeysWithValues: pooledFigures.keys.map { k in (k, rounds.compactMap { $0.metrics[k] }) })
         r.peakResidentBytes = rounds.compactMap(\.peakResidentBytes).max()
         r.allocations = rounds.lazy.compactMap(\.allocations).first
         r.instructionsPerOperation = rounds.lazy.compactMap(\.instructionsPerOperation).first

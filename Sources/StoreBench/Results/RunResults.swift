@@ -45,6 +45,10 @@ public struct RunResults: Codable, Sendable {
     public var plannedCells: Int?
     /// Rounds added to noisy workloads beyond `rounds`, over the whole run.
     public var extraRounds: Int?
+    /// The equivalence margin the run decided with (`--margin`; nil: `DecisionRule.defaultMargin`).
+    public var margin: Double?
+    /// The seeds' claims the run's suites test (`SeedClaim`); nil in files from before them.
+    public var claims: [SeedClaim]?
     /// The declarations of the figures the cells report (schema 3).
     public var figures: [Figure]?
 
@@ -230,6 +234,11 @@ public struct CellResult: Codable, Sendable, Hashable {
     public var samples: [Double]?
     /// Nanoseconds per operation of each round, in order, when the cell ran in several rounds.
     public var roundNanos: [Double]?
+    /// Nanoseconds per operation over each of consecutive intervals of the measured
+    /// repetitions (long cells: concurrency, YCSB, lifecycle), every round's in turn.
+    public var intervalNanos: [Double]?
+    /// Each figure's value in each round, when the cell ran several (`metrics` holds them pooled).
+    public var roundFigures: [String: [Double]]?
     public var medianSeconds: Double?
     public var minSeconds: Double?
     public var maxSeconds: Double?

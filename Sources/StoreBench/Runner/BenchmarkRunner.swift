@@ -112,8 +112,8 @@ public final class BenchmarkRunner {
         }
     }
 
-    /// A workload's planned rounds, then extra ones while its widest interval stays over the
-    /// goal and the budget lasts; false once the run is interrupted.
+    /// A workload's planned rounds, then extra ones while a comparison at the largest scale is
+    /// undecided and more rounds could decide it, and the budget lasts; false once interrupted.
     private func runRounds(of w: Workload, _ scale: String, _ state: inout RunState) -> Bool {
         var round = 0
         while true {
@@ -122,14 +122,14 @@ public final class BenchmarkRunner {
             if round >= plan.rounds(of: w).planned { state.extraSeconds += Date().timeIntervalSince(roundStarted) }
             round += 1
             guard round >= plan.rounds(of: w).planned else { continue }
-            guard round < plan.rounds(of: w).most, state.extraSeconds < plan.extraRoundsBudget,
-                  let wide = Self.widestSpread(state.results, w.name, scale), wide.spread > plan.spreadGoal else { return true }
+            guard round < plan.rounds(of: w).most, state.extraSeconds < plan.extraRoundsBudget, scale == plan.scales.last,
+                  let open = Self.undecided(state.results, w.name, scale, rule: plan.decisionRule, within: plan.rounds(of: w).most)
+            else { return true }
             state.extraRounds += 1
             let more = plan.round(round, of: w, scale).count
             state.grown += more
             progress?.planGrew(by: more)
-            progress?.note(String(format: "%@ %@: %@ spread ±%.0f%% > ±%.0f%%; round %d", w.name, scale, wide.target.description,
-                                  wide.spread * 50, plan.spreadGoal * 50, round + 1))
+            progress?.note("\(w.name) \(scale): \(open) undecided against the fastest; round \(round + 1)")
         }
     }
 
@@ -177,6 +177,8 @@ public final class BenchmarkRunner {
         out.distribution = plan.distribution == .uniform ? nil : plan.distribution
         out.measure = plan.measure
         out.extraRounds = state.extraRounds
+        out.margin = plan.margin == DecisionRule.defaultMargin ? nil : plan.margin
+        out.claims = Suites.claims
         let categories = Set(plan.workloads.map(\.category))
         out.figures = Suites.figures(of: categories)
         return out
@@ -205,12 +207,14 @@ public final class BenchmarkRunner {
         return out
     }
 
-    /// The target of `workload` at `scale` whose time interval is widest relative to its
-    /// median, over the rounds run so far (nil before two rounds or when a cell failed).
-    static func widestSpread(_ results: [CellResult], _ workload: String, _ scale: String) -> (target: TargetID, spread: Double)? {
+    /// The backend of `workload` at `scale` undecided against the fastest that `rounds` rounds
+    /// could decide at its present noise (nil before two rounds, when a cell failed, or when
+    /// nothing more rounds could decide is left).
+    static func undecided(_ results: [CellResult], _ workload: String, _ scale: String, rule: DecisionRule, within rounds: Int) -> String? {
         let pooled = CellResult.pooledRounds(results.filter { $0.workload == workload && $0.scale == scale })
-        guard !pooled.isEmpty, pooled.allSatisfy(\.isOK) else { return nil }
-        return pooled.compactMap { c in c.time.map { (c.target, $0.relativeWidth) } }.max { $0.1 < $1.1 }
+        guard !pooled.isEmpty, pooled.allSatisfy(\.isOK),
+              let v = WorkloadVerdict(workload: workload, cells: pooled, rule: rule) else { return nil }
+        return v.undecided.first { b in v.versusFastest[b]?.samplesNeeded.map { $0 <= rounds } == true }
     }
 
     /// A copy of `executable` without its DWARF sections, which valgrind 3.19 cannot read from

@@ -36,21 +36,19 @@ public enum Profile: String, CaseIterable, Codable, Sendable {
         case .full: 1
         }
     }
-    /// Noisy workloads get more rounds, up to this many, while the budget lasts.
+    /// Workloads with a comparison not yet decided get more rounds, up to this many, while the budget lasts.
     public var maxRounds: Int {
         switch self {
-        case .quick: 8
-        case .standard: 10
+        case .quick: 12
+        case .standard: 16
         case .full: 1
         }
     }
-    /// The interval width ((high − low) ÷ median) a cell should reach.
-    public var spreadGoal: Double { self == .quick ? 0.20 : 0.10 }
     /// Seconds the extra rounds may take over the whole run.
     public var extraRoundsBudget: Double {
         switch self {
-        case .quick: 20
-        case .standard: 45
+        case .quick: 45
+        case .standard: 120
         case .full: 0
         }
     }

@@ -16,11 +16,10 @@ public struct RunPlan: Sendable {
     /// How many times the cells of one workload run in turn across the targets; each result
     /// pools its rounds and its ratios are medians of per-round ratios, with intervals.
     public var rounds = 1
-    /// A workload whose cells' intervals stay wider than `spreadGoal` gets more rounds, up to this many.
+    /// A workload with a comparison not yet decided at the largest scale gets more rounds, up to this many.
     public var maxRounds = 1
-    /// The relative interval width ((high − low) ÷ median) a cell should reach before the
-    /// runner stops adding rounds.
-    public var spreadGoal = 0.10
+    /// The equivalence margin decisions use (`DecisionRule`).
+    public var margin = DecisionRule.defaultMargin
     /// Seconds the extra rounds may take over the whole run.
     public var extraRoundsBudget: Double = 0
     public var durability: Durability
@@ -129,5 +128,13 @@ public struct RunPlan: Sendable {
         scales.flatMap { scale in
             loads(scale) + measuredWorkloads.flatMap { w in (0..<rounds(of: w).planned).flatMap { round($0, of: w, scale) } }
         }
+    }
+
+    /// The rule the runner decides with while it adds rounds: the report's margin, and about
+    /// as many comparisons as the report will decide (each backend against the fastest in
+    /// every compared workload at the largest scale, and a few more for use cases and claims).
+    var decisionRule: DecisionRule {
+        let compared = measuredWorkloads.filter(\.isCompared).count
+        return DecisionRule(margin: margin, comparisons: max(1, backends.count - 1) * (compared + 10))
     }
 }

@@ -18,6 +18,7 @@ extension Suites {
         if r.figures == nil {
             r.figures = figures(of: Set(r.workloads.map(\.category)))
         }
+        if r.claims == nil { r.claims = claims }
         return r
     }
 }

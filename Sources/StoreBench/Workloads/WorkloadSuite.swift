@@ -40,6 +40,8 @@ public protocol WorkloadSuite: Sendable {
     var inProfiles: Bool { get }
     /// Whether "Charts" shows its category's geometric mean (false where times are not comparable per operation).
     var chartedByCategory: Bool { get }
+    /// The seeds' claims its workloads test (the report's first page gives each a verdict).
+    var claims: [SeedClaim] { get }
     /// The "Which backend?" groups `workload` counts in.
     func useCases(of workload: String) -> [UseCase]
     /// Its part of the report at `placement`, from the results alone ("" for none).
@@ -54,6 +56,7 @@ extension WorkloadSuite {
     public var parameters: [Parameter] { [] }
     public var inProfiles: Bool { true }
     public var chartedByCategory: Bool { true }
+    public var claims: [SeedClaim] { [] }
     public func useCases(of workload: String) -> [UseCase] { [.overall] }
     public func report(_ placement: ReportPlacement, _ view: ResultsView) -> String { "" }
     public func workload(definedBy file: String) throws -> Workload? { nil }

@@ -1,0 +1,30 @@
+import StoreBenchKit
+
+extension Suites {
+    /// Every claim of the seeds the registered suites test, then those that span suites.
+    public static var claims: [SeedClaim] {
+        registered.flatMap(\.claims) + [realmAgainstCoreData, walMode]
+    }
+
+    /// The compared workloads of the registered suites that count in `useCase`.
+    static func workloads(in useCase: UseCase) -> [String] {
+        registered.filter(\.inProfiles).flatMap { s in s.workloads.filter { $0.isCompared && s.useCases(of: $0.name).contains(useCase) } }.map(\.name)
+    }
+
+    /// Realm's engine is memory-mapped, Core Data's is SQLite: the object graph over each.
+    static var realmAgainstCoreData: SeedClaim {
+        let reads = workloads(in: .mostlyReads), writes = workloads(in: .mostlyWrites)
+        return SeedClaim(
+            id: "realm-faster-than-core-data", claim: "Realm reads and writes faster than Core Data",
+            standIn: "the object graph over LMDB (memory-mapped, as Realm's engine is) ÷ the object graph over SQLite (Core Data's store), time per operation",
+            checks: [SeedClaim.Check.each("reads: `objectgraph+lmdb` ÷ `objectgraph+sqlite` over \(reads.count) read workloads", "objectgraph+lmdb", over: "objectgraph+sqlite", reads),
+                     SeedClaim.Check.each("writes: `objectgraph+lmdb` ÷ `objectgraph+sqlite` over \(writes.count) write workloads", "objectgraph+lmdb", over: "objectgraph+sqlite", writes)])
+    }
+
+    /// Every SQLite store here runs in WAL mode: nothing measures the rollback journal.
+    static var walMode: SeedClaim {
+        SeedClaim(id: "wal-faster", claim: "WAL mode improves SQLite's performance over the rollback journal",
+                  standIn: "none: every SQLite store and floor here runs in WAL mode, so no run measures the rollback journal",
+                  checks: [])
+    }
+}
