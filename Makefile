@@ -8,7 +8,7 @@ SUDO        := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 REPORTS     := Reports
 RELEASE_BIN := .build/release/storebench
 
-.PHONY: all deps build release test test-tsan test-example kit kit-score test-floors-optimized bench reference conformance clean help
+.PHONY: all deps build release rerender test test-tsan test-example kit kit-score test-floors-optimized bench reference conformance clean help
 
 all: build
 
@@ -22,6 +22,7 @@ help:
 	@echo "make kit-score    the kit's mutation score on the held-back faults (several minutes)"
 	@echo "make test-floors-optimized  the floor tests (equal work, allocations) in an optimized build, as the runner runs floors"
 	@echo "make deps         install missing system packages: $(PACKAGES)"
+	@echo "make rerender     render Reports/reference.md (and its pages) and the schema-2 fixture again from their JSON"
 	@echo "make conformance  print the conformance table for every built-in backend"
 
 # Installs only the packages that are missing; `apt-get update` runs first when something is.
@@ -100,6 +101,14 @@ reference: release
 	mv $(REPORTS)/reference-run/latest.json $(REPORTS)/reference.json
 	rm -rf $(REPORTS)/reference-run
 	$(RELEASE_BIN) report $(REPORTS)/reference.json --out $(REPORTS)/reference.md
+
+# After a change to how reports render: the committed reference and the schema-2 fixture again,
+# from their JSON (no measuring; a test compares them with what this build renders).
+rerender: build
+	.build/debug/storebench report $(REPORTS)/reference.json --out $(REPORTS)/reference.md
+	rm -rf .build/rerender && mkdir -p .build/rerender
+	.build/debug/storebench report Tests/StoreBenchTests/Fixtures/results-schema2.json --out .build/rerender/latest.md
+	cat .build/rerender/latest.md .build/rerender/latest/*.md > Tests/StoreBenchTests/Fixtures/results-schema2.md
 
 conformance: release
 	$(RELEASE_BIN) conformance

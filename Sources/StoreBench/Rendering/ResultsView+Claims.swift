@@ -16,7 +16,7 @@ extension ResultsView {
     func claimVerdicts() -> [ClaimVerdict] {
         let rule = decisionRule
         return (results.claims ?? []).map { claim in
-            let checks = claim.checks.map { ($0, logRatio(of: $0).map(rule.decide)) }
+            let checks = claim.checks.map { ($0, logRatio(of: $0, rule).map(rule.decide)) }
             return ClaimVerdict(claim: claim, outcome: Self.outcome(claim.expected, checks.map(\.1)), checks: checks)
         }
     }
@@ -31,12 +31,12 @@ extension ResultsView {
     }
 
     /// A check's mean log ratio over the pairs whose both cells measured; nil when none did.
-    func logRatio(of check: SeedClaim.Check) -> LogRatio? {
+    func logRatio(of check: SeedClaim.Check, _ rule: DecisionRule) -> LogRatio? {
         LogRatio.mean(of: check.pairs.compactMap { pair in
             guard let a = okCell(pair.numerator.backend, pair.numerator.workload),
                   let b = okCell(pair.denominator.backend, pair.denominator.workload) else { return nil }
             if pair.numerator.figure == nil, pair.denominator.figure == nil {
-                return pair.numerator.workload == pair.denominator.workload ? a.logRatio(to: b)
+                return pair.numerator.workload == pair.denominator.workload ? a.logRatio(to: b).map(rule.moderated)
                     : LogRatio(unpaired: a.intervalNanos ?? a.perRoundNanos ?? [], over: b.intervalNanos ?? b.perRoundNanos ?? [])
             }
             return LogRatio(unpaired: Self.values(a, pair.numerator.figure), over: Self.values(b, pair.denominator.figure))

@@ -5,9 +5,11 @@ import StoreBenchKit
 /// interval's confidence from the number of comparisons the report decides), each workload's
 /// verdict, and ratios to the fastest at that confidence.
 extension ResultsView {
-    /// The rule every decision of this report follows.
-    public var decisionRule: DecisionRule {
-        DecisionRule(margin: results.margin ?? DecisionRule.defaultMargin, comparisons: comparisonCount)
+    /// The rule every decision of this report follows: the run's margin, Bonferroni over the
+    /// comparisons it decides, and the prior of its paired comparisons at the main scale.
+    func makeDecisionRule() -> DecisionRule {
+        let prior = VariancePrior.fitting(workloads: comparedWorkloads.map { cells($0.name, mainScale) })
+        return DecisionRule(margin: results.margin ?? DecisionRule.defaultMargin, comparisons: comparisonCount, prior: prior)
     }
 
     /// The comparisons the report decides, all at the main scale: each backend against the
@@ -29,7 +31,7 @@ extension ResultsView {
         for c in cs {
             out[c.target.name] = c.target == best.target
                 ? Estimate(value: 1, low: 1, high: 1, confidence: confidence)
-                : c.logRatio(to: best)?.interval(confidence: confidence)
+                : c.logRatio(to: best).map { decisionRule.moderated($0).interval(confidence: confidence) }
         }
         return out
     }

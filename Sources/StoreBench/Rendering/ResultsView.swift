@@ -9,10 +9,13 @@ public struct ResultsView {
     public let results: RunResults
     /// The folder of the detail pages, relative to the first page (`latest` for `latest.md`).
     public let folder: String
+    /// The rule every decision of this report follows (`ResultsView+Decisions`).
+    public private(set) var decisionRule = DecisionRule(comparisons: 1)
 
     public init(_ results: RunResults, folder: String = "latest") {
         self.results = results
         self.folder = folder
+        decisionRule = makeDecisionRule()
     }
 
     /// The link from the first page to a family's page.

@@ -72,7 +72,7 @@ struct GroupRanking {
         while let leader = rest.first {
             var tier = [Entry(backend: leader, score: scores[leader]!, versusLeader: nil)]
             for b in rest.dropFirst() {
-                let c = Self.compare(b, leader, cells).map(rule.decide)
+                let c = Self.compare(b, leader, cells, rule).map(rule.decide)
                 if c?.outcome != .slower { tier.append(Entry(backend: b, score: scores[b]!, versusLeader: c)) }
             }
             tiers.append(tier)
@@ -93,11 +93,24 @@ struct GroupRanking {
     }
 
     /// `backend` ÷ `leader` over the workloads both measured.
-    static func compare(_ backend: String, _ leader: String, _ cells: [String: [CellResult]]) -> LogRatio? {
+    static func compare(_ backend: String, _ leader: String, _ cells: [String: [CellResult]], _ rule: DecisionRule) -> LogRatio? {
         LogRatio.mean(of: cells.keys.sorted().compactMap { w in
             let cs = cells[w]!.filter(\.isOK)
             guard let b = cs.first(where: { $0.target.name == backend }), let l = cs.first(where: { $0.target.name == leader }) else { return nil }
-            return b.logRatio(to: l)
+            // A workload of one measurement (a load) says nothing of noise: it ranks, but does not decide.
+            return b.logRatio(to: l).map(rule.moderated).flatMap { $0.degreesOfFreedom > 0 ? $0 : nil }
+        })
+    }
+}
+
+extension VariancePrior {
+    /// The prior of the paired comparisons of every backend against the fastest, one list of
+    /// cells per workload; nil when fewer than three have spread.
+    static func fitting(workloads: [[CellResult]]) -> VariancePrior? {
+        VariancePrior(fitting: workloads.flatMap { cells -> [LogRatio] in
+            let ok = cells.filter { $0.isBackend && $0.isOK && ($0.nanosPerOperation ?? 0) > 0 }
+            guard let fastest = ok.min(by: { $0.nanosPerOperation! < $1.nanosPerOperation! }) else { return [] }
+            return ok.filter { $0.target != fastest.target }.compactMap { $0.logRatio(to: fastest) }
         })
     }
 }

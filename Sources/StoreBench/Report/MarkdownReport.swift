@@ -112,7 +112,7 @@ extension ResultsView {
                     let instructions = all.contains { $0.instructionsPerOperation != nil }
                     let cpu = all.contains { $0.cpuInstructionsPerOperation != nil }
                     md += "| target | ops/s | time/op | p50 | p95 | p99 | CV | × fastest | × floor | allocs/op | bytes/op |"
-                    md += (instructions ? " instr/op |" : "") + (cpu ? " CPU instr/op |" : "") + " peak RSS |\n"
+                    md += (instructions ? " instr/op |" : "") + (cpu ? " CPU instr/op |" : "") + " process peak RSS |\n"
                     md += "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + (instructions ? "---:|" : "") + (cpu ? "---:|" : "") + "---:|\n"
                     for c in all {
                         let name = c.target.isBackend ? c.target.name : "_\(c.target)_"

@@ -1,15 +1,17 @@
 import StoreBenchKit
 
-/// Whether two runs' verdicts agree: for every workload and scale both ran, the significant
-/// winner of each run, and whether one run's significant winner is a significant loser (shown
-/// slower than another backend) in the other — a claim that did not survive the rerun.
+/// Whether two runs' decisions agree: for every workload and scale both ran, each run's
+/// decided pairs (the fastest backend decidedly faster than another) and any pair one run
+/// decided one way and the other run the other way: a claim that did not survive the rerun.
 public struct VerdictAgreement: Sendable {
     public struct Contradiction: Sendable, Hashable {
         public let workload: String
         public let scale: String
-        /// The winner in one run that loses significantly in the other.
+        /// The backend decided faster in one run and decidedly slower in the other.
         public let backend: String
-        /// True when the base run named it the winner (and the new run shows it slower).
+        /// The backend it traded places with.
+        public let other: String
+        /// True when the base run decided `backend` faster than `other`.
         public let wonInBase: Bool
     }
 
@@ -26,18 +28,16 @@ public struct VerdictAgreement: Sendable {
         var compared = 0, sigA = 0, sigB = 0, agreeing = 0
         var contradictions: [Contradiction] = []
         for scale in a.scales where b.scales.contains(scale) {
-            let va = a.verdicts(scale), vb = b.verdicts(scale)
-            for x in va {
+            let vb = b.verdicts(scale)
+            for x in a.verdicts(scale) {
                 guard let y = vb.first(where: { $0.workload == x.workload }) else { continue }
                 compared += 1
                 if x.isSignificant { sigA += 1 }
                 if y.isSignificant { sigB += 1 }
                 if x.isSignificant && y.isSignificant && x.winner.target == y.winner.target { agreeing += 1 }
-                if x.isSignificant && y.isSignificantLoser(x.winner.target.name) {
-                    contradictions.append(.init(workload: x.workload, scale: scale, backend: x.winner.target.name, wonInBase: true))
-                }
-                if y.isSignificant && x.isSignificantLoser(y.winner.target.name) {
-                    contradictions.append(.init(workload: x.workload, scale: scale, backend: y.winner.target.name, wonInBase: false))
+                let fasterInB = Set(Self.decidedPairs(y).map { "\($0.faster)>\($0.slower)" })
+                for p in Self.decidedPairs(x) where fasterInB.contains("\(p.slower)>\(p.faster)") {
+                    contradictions.append(.init(workload: x.workload, scale: scale, backend: p.faster, other: p.slower, wonInBase: true))
                 }
             }
         }
@@ -48,12 +48,17 @@ public struct VerdictAgreement: Sendable {
         self.contradictions = contradictions
     }
 
+    /// The pairs a verdict decides: the fastest decidedly faster than each backend decidedly slower.
+    static func decidedPairs(_ v: WorkloadVerdict) -> [(faster: String, slower: String)] {
+        v.versusFastest.filter { $0.value.outcome == .slower }.keys.sorted().map { (v.winner.target.name, $0) }
+    }
+
     public func markdown() -> String {
         var md = "#### Verdicts\n\n"
-        md += "\(compared) workload × scale pairs in both runs: \(significantInBase) significant winners in the base run, "
+        md += "\(compared) workload × scale pairs in both runs: \(significantInBase) decided winners in the base run, "
         md += "\(significantInNew) in the new one, \(agreeing) the same in both; \(contradictions.count) contradiction(s)"
         md += contradictions.isEmpty ? ".\n" : ":\n\n" + contradictions.map { c in
-            "- `\(c.workload)` \(c.scale): `\(c.backend)` won in the \(c.wonInBase ? "base" : "new") run and is shown slower in the \(c.wonInBase ? "new" : "base") one\n"
+            "- `\(c.workload)` \(c.scale): `\(c.backend)` decidedly faster than `\(c.other)` in the base run, decidedly slower in the new one\n"
         }.joined()
         return md
     }

@@ -123,7 +123,7 @@ public final class BenchmarkRunner {
             round += 1
             guard round >= plan.rounds(of: w).planned else { continue }
             guard round < plan.rounds(of: w).most, state.extraSeconds < plan.extraRoundsBudget, scale == plan.scales.last,
-                  let open = Self.undecided(state.results, w.name, scale, rule: plan.decisionRule, within: plan.rounds(of: w).most)
+                  let open = Self.undecided(state.results, w.name, scale, rule: ruleSoFar(state.results, scale), within: plan.rounds(of: w).most)
             else { return true }
             state.extraRounds += 1
             let more = plan.round(round, of: w, scale).count
@@ -205,6 +205,14 @@ public final class BenchmarkRunner {
             try? repo.close()
         }
         return out
+    }
+
+    /// The plan's rule, moderated by the prior of what has run at `scale` so far.
+    private func ruleSoFar(_ results: [CellResult], _ scale: String) -> DecisionRule {
+        var rule = plan.decisionRule
+        let pooled = CellResult.pooledRounds(results.filter { $0.scale == scale && $0.isBackend })
+        rule.prior = VariancePrior.fitting(workloads: Dictionary(grouping: pooled, by: \.workload).values.map { $0 })
+        return rule
     }
 
     /// The backend of `workload` at `scale` undecided against the fastest that `rounds` rounds

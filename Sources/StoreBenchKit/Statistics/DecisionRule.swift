@@ -16,20 +16,29 @@ public struct DecisionRule: Sendable, Hashable {
     public var familyConfidence: Double
     /// How many comparisons the report decides.
     public var comparisons: Int
+    /// The noise the report's paired comparisons share, which moderates each (`VariancePrior`).
+    public var prior: VariancePrior?
 
     public static let defaultMargin = 0.05
 
-    public init(margin: Double = DecisionRule.defaultMargin, familyConfidence: Double = 0.95, comparisons: Int) {
+    public init(margin: Double = DecisionRule.defaultMargin, familyConfidence: Double = 0.95, comparisons: Int,
+                prior: VariancePrior? = nil) {
         self.margin = margin
         self.familyConfidence = familyConfidence
         self.comparisons = max(1, comparisons)
+        self.prior = prior
     }
+
+    /// `ratio` moderated by the prior when it is a paired one (as `decide` does): combine
+    /// moderated parts before deciding their mean.
+    public func moderated(_ ratio: LogRatio) -> LogRatio { prior?.moderate(ratio) ?? ratio }
 
     /// The confidence of each interval: 1 − (1 − family) ÷ comparisons.
     public var confidence: Double { 1 - (1 - familyConfidence) / Double(comparisons) }
 
     /// The decision the interval of `ratio` (numerator ÷ denominator) supports.
     public func decide(_ ratio: LogRatio) -> Comparison {
+        let ratio = moderated(ratio)
         let estimate = ratio.interval(confidence: confidence)
         let top = 1 + margin, bottom = 1 / (1 + margin)
         let outcome: Comparison.Outcome = estimate.confidence == 0 ? .undecided

@@ -9,7 +9,7 @@ extension MemorySuite {
                       standIn: "none yet: every walk here is lazy (`forEach`); no workload converts all results to an array to compare against",
                       checks: []),
             SeedClaim(id: "sqlite-least-memory", claim: "Plain SQLite uses the least memory",
-                      standIn: "peak resident memory of the cell process above its baseline while walking every record (`memory.walk`), `sqlite` ÷ each other backend",
+                      standIn: "\(Self.walkPeakMeaning) (`memory.walk`, every record), `sqlite` ÷ each other backend",
                       checks: others.map { b in .init("`sqlite` ÷ `\(b)`", [.init(.init("sqlite", MemoryWorkloads.walkName, figure: Self.walkPeak.name),
                                                                                    over: .init(b, MemoryWorkloads.walkName, figure: Self.walkPeak.name))]) }),
         ]

@@ -10,9 +10,10 @@ extension ResultsView {
         if let small = loads.min(by: { $0.1 < $1.1 }), let big = loads.max(by: { $0.1 < $1.1 }), loads.count > 1 {
             md += "- **Smallest on disk:** `\(small.0)` (\(Format.bytes(small.1)); the largest, `\(big.0)`, takes \(Format.ratio(big.1 / small.1)) as much).\n"
         }
-        let walks = backends.compactMap { b in results.cell(b, MemoryWorkloads.walkName, mainScale)?.peakResidentBytes.map { (b, Double($0)) } }
+        let walks = backends.compactMap { b in figure(MemorySuite.walkPeak, b, MemoryWorkloads.walkName).map { (b, $0) } }
         if let low = walks.min(by: { $0.1 < $1.1 }), walks.count > 1 {
-            md += "- **Least memory while walking everything:** `\(low.0)` (peak resident \(Format.bytes(low.1)) for the whole cell process).\n"
+            md += "- **Least memory while walking everything:** `\(low.0)` (\(MemorySuite.walkPeakMeaning): \(Format.bytes(low.1)); "
+            md += walks.filter { $0.0 != low.0 }.map { "`\($0.0)` \(Format.bytes($0.1))" }.joined(separator: ", ") + ").\n"
         }
         return md
     }
@@ -51,9 +52,11 @@ extension ResultsView {
     func memoryTables() -> String {
         var md = "## Memory and disk\n\n"
         md += "From `memory.load` (load the whole social dataset, then close) and `memory.walk` (read every record of every entity). "
-        md += "Resident after load is the cell process's growth from before the store opened; the walk peak is the growth of the "
-        md += "peak during the walk; disk is what the store's files occupy after closing. LMDB reads through a memory map, so its "
-        md += "resident figures include file pages the kernel can drop under pressure; SQLite's page cache is private memory.\n\n"
+        md += "Resident after load is the cell process's resident memory after the load minus before the store opened; the walk peak is "
+        md += "\(MemorySuite.walkPeakMeaning) (the same figure \"Least memory\" and the seeds' claim use); disk is what the store's files "
+        md += "occupy after closing. Both memory figures include the engine's cache: SQLite's page cache at its default size "
+        md += "(2,000 KiB per connection), and for LMDB the mapped file pages the kernel can drop under pressure. The per-workload tables' "
+        md += "\"process peak RSS\" is another quantity: the whole cell process's peak, generator and runner included.\n\n"
         for scale in scales {
             guard let d = results.datasets.first(where: { $0.scale == scale }) else { continue }
             md += "\(scale) scale (\(Format.count(d.records)) records):\n\n"

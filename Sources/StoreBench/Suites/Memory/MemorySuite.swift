@@ -10,6 +10,8 @@ extension WorkloadCategory {
 struct MemorySuite: WorkloadSuite {
     static let residentAfterLoad = Figure("residentAfterLoadBytes", .bytes)
     static let walkPeak = Figure("walkPeakBytes", .bytes)
+    /// What `walkPeak` is, in the words every place that shows it uses.
+    static let walkPeakMeaning = "peak resident memory of the cell process during the walk, above its resident memory before the walk began"
 
     var category: WorkloadCategory { .memory }
     var workloads: [Workload] { MemoryWorkloads.all }
