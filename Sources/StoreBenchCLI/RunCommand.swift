@@ -41,7 +41,14 @@ struct RunCommand: ParsableCommand {
     var workloads: String?
 
     @Option(help: ArgumentHelp("A YCSB workload property file to run on every backend (repeatable); with it, only what --ycsb and --workloads name runs.", discussion: """
-        The file is read as YCSB reads it (key=value lines, # comments): recordcount, operationcount,         threadcount, the five proportions, requestdistribution (uniform, zipfian, latest), field count and         length, scan lengths, insert order. A property YCSB does not have is an error naming it; one         StoreBench does not implement (hotspot, a field length histogram) is an error saying so.
+        The file is read as YCSB reads it (key=value lines, # comments; a later line overrides): recordcount, \
+        operationcount, threadcount, the five proportions, requestdistribution (uniform, zipfian, latest), field \
+        count and length, scan lengths, insert order, insertstart/insertcount, zeropadding. YCSB's own files \
+        (workload_template, workloada…f) run as shipped: settings of YCSB's client or of features not in play \
+        (measurementtype, histogram.buckets, timeseries.granularity, hotspot fractions, exporter, …) change \
+        nothing here; they are recorded in the cell's parameters and listed in the report's YCSB section. A \
+        property YCSB does not have is an error naming it; a value StoreBench does not implement (hotspot, a \
+        field length histogram, target, another workload class such as TimeSeriesWorkload) is an error saying so.
         """, valueName: "file"))
     var ycsb: [String] = []
 
