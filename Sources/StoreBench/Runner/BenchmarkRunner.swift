@@ -63,7 +63,7 @@ public final class BenchmarkRunner {
         var progressState = RunState(planned: plan.cells().count, executable: executable, minimumSpan: UInt64(facts.minimumSpanNanos))
         progress?.begin(cells: progressState.planned)
         runScales(&progressState)
-        if isInterrupted { progress?.note("interrupted: \(progressState.index) cells ran; writing what they measured") }
+        if let signo = interruptingSignal { progress?.note("interrupted by \(Self.signalName(signo)); writing the results of the cells that ran") }
         let cells = Self.withFloorRatios(CellResult.pooledRounds(progressState.results, figures: Suites.figuresByName),
                                          programs: plan.selectedPrograms)
         try? FileManager.default.removeItem(at: workDirectory.appendingPathComponent("templates"))
@@ -229,6 +229,9 @@ public final class BenchmarkRunner {
         return copy
     }
 
+    /// The reason of the cell a signal stopped (status `skipped`).
+    public static let interruptedReason = "the run was interrupted"
+
     /// `SIGINT`, `SIGTERM`, `SIGHUP`, else `signal N`.
     public static func signalName(_ signal: Int32) -> String {
         switch signal {
@@ -255,7 +258,10 @@ public final class BenchmarkRunner {
         spec.workloadFile = cell.workload.definitionFile
         spec.category = cell.workload.category
         let started = Date()
-        let process = CellProcess(executable: executable, timeout: plan.cellTimeout * (plan.measure == .instructions ? 20 : 1))
+        var process = CellProcess(executable: executable, timeout: plan.cellTimeout * (plan.measure == .instructions ? 20 : 1))
+        if let beat = progress as? RunHeartbeat {
+            process.heartbeat = { [weak beat] in beat?.cellRunning(index: index, elapsed: $0, phase: $1) }
+        }
         let ending = launch.run(spec, process) { [unowned self] in self.isInterrupted }
         let wall = Date().timeIntervalSince(started)
         switch ending {
@@ -268,7 +274,7 @@ public final class BenchmarkRunner {
             r.outputTail = tail
             return r
         case .stopped:
-            return skeleton(cell, status: .skipped, reason: "the run was interrupted", wall: wall)
+            return skeleton(cell, status: .skipped, reason: Self.interruptedReason, wall: wall)
         case .timedOut(let tail):
             var r = skeleton(cell, status: .timeout, reason: "exceeded the cell time limit of \(Int(process.timeout)) s", wall: wall)
             r.outputTail = tail
