@@ -7,12 +7,20 @@ extension ResultsComparison.Metric: ExpressibleByArgument {}
 struct CompareCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "compare",
-        abstract: "Diff two results files; print Markdown for a pull request; exit 0, 2 or 4.",
+        abstract: "Diff two results files; print Markdown for a pull request; the exit status says what changed.",
         discussion: """
-            Exit status: 0 no change beyond noise, 2 a regression (or a cell that now fails), \
-            4 only improvements; 1 for unreadable input, 3 when the two files ran with different settings \
-            (durability, key distribution, datasets, a cell's parameters such as threads or a YCSB mix) and \
-            --allow-different-settings was not given.
+            Exit status:
+              0  no change beyond noise
+              1  a results file cannot be read, or is not one (one line says why)
+              2  a regression, or a cell that now fails
+              3  the runs had different settings (see --allow-different-settings)
+              4  only improvements
+              5  nothing compared: no cell ran in both, or none has the --metric
+              64 bad arguments
+            Different settings are durability, key distribution, datasets, or a cell's parameters such as \
+            threads or a YCSB mix. Nothing compared is a failure, not a pass: the files have no cell in common \
+            (other workloads, backends or scales), or no common cell has the metric (allocations from a run with \
+            --no-allocations, instructions without `run --measure instructions`); one line on standard error says which.
 
             The default gate, allocations, compares allocation calls per operation: deterministic for a build, so \
             it does not flake on a shared runner, and a change of --tolerance calls per operation and --threshold \
@@ -71,6 +79,7 @@ struct CompareCommand: ParsableCommand {
         }
         let comparison = ResultsComparison(base: b, new: n, metric: metric, threshold: threshold.map { $0 / 100 }, tolerance: tolerance)
         print(comparison.markdown(), terminator: "")
+        if let nothing = comparison.nothingCompared { StandardError.write("\(Registry.programName) compare: \(nothing)\n") }
         throw ExitCode(comparison.exitCode)
     }
 }

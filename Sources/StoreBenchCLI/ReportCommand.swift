@@ -6,13 +6,17 @@ struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
         abstract: "Render the Markdown report again from a results file.",
-        discussion: "`storebench run` writes both; this re-renders one from its JSON, e.g. after a CI run."
+        discussion: """
+            `storebench run` writes both; this re-renders one from its JSON, e.g. after a CI run. \
+            Exit status: 0 written, 1 when the results file cannot be read (one line says why), \
+            73 when the report cannot be written (one line names it and the reason).
+            """
     )
 
     @Argument(help: "Results file written by `storebench run`.")
     var results: String = "Reports/latest.json"
 
-    @Option(name: .shortAndLong, help: "Where to write the Markdown.")
+    @Option(name: .shortAndLong, help: "Where to write the Markdown (its folder is created when missing).")
     var out: String = "Reports/latest.md"
 
     @Option(help: "Equivalence margin in percent: two times within it count as equivalent, one beyond it as faster (default: the run's, else 5).")
@@ -24,7 +28,10 @@ struct ReportCommand: ParsableCommand {
 
     func run() throws {
         var r: RunResults
-        do { r = try RunResults.read(results) } catch { throw ValidationError("\(error)") }
+        do { r = try RunResults.read(results) } catch {
+            StandardError.write("\(Registry.programName) report: \(error)\n")
+            throw ExitCode(1)
+        }
         if let margin { r.margin = margin / 100 }
         let file = URL(fileURLWithPath: out)
         let report = MarkdownReport(r, folder: file.deletingPathExtension().lastPathComponent)

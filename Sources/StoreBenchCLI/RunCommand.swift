@@ -27,10 +27,17 @@ struct RunCommand: ParsableCommand {
               storebench run --profile standard --out Reports      # the reference report
               storebench run --measure instructions --backends sqlite --workloads rows   # callgrind counts, tiny scale
               storebench run --ycsb Fixtures/ycsb/workloada           # a YCSB property file on every backend
-            Ctrl-C, SIGTERM and SIGHUP end the running cell and still write the report and JSON of the cells
-            that ran; a cell never outlives the runner, even one killed with SIGKILL.
-            Exit status: 0 when every cell ran, 1 when a cell failed or timed out, 128 + the signal when \
-            stopped by one (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP).
+            --out (and the folder of --json) is created and probed with a test file before the first cell, so a \
+            folder the report cannot be written to fails at once, not after the run.
+            A long cell shows it is alive: on a terminal the progress line shows its time and phase (loading, \
+            warm-up, measuring, counting allocations), rewritten every second; otherwise (CI logs) a line \
+            `still running <cell>: 1 min 30 s, <phase>` appears every --heartbeat seconds.
+            Ctrl-C, SIGTERM and SIGHUP end the running cell and still write the report and JSON of the cells \
+            that ran, then print one line: `storebench: interrupted by SIGINT after 12 of 255 cells; partial \
+            results in Reports/latest.json`. A cell never outlives the runner, even one killed with SIGKILL.
+            Exit status: 0 when every cell ran, 1 when a cell failed or timed out, 64 for bad arguments, \
+            73 when --out or --json cannot be written (one line names the file and the reason), 128 + the signal \
+            when stopped by one (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP).
             """
     )
 
@@ -41,7 +48,14 @@ struct RunCommand: ParsableCommand {
     var workloads: String?
 
     @Option(help: ArgumentHelp("A YCSB workload property file to run on every backend (repeatable); with it, only what --ycsb and --workloads name runs.", discussion: """
-        The file is read as YCSB reads it (key=value lines, # comments): recordcount, operationcount,         threadcount, the five proportions, requestdistribution (uniform, zipfian, latest), field count and         length, scan lengths, insert order. A property YCSB does not have is an error naming it; one         StoreBench does not implement (hotspot, a field length histogram) is an error saying so.
+        The file is read as YCSB reads it (key=value lines, # comments; a later line overrides): recordcount, \
+        operationcount, threadcount, the five proportions, requestdistribution (uniform, zipfian, latest), field \
+        count and length, scan lengths, insert order, insertstart/insertcount, zeropadding. YCSB's own files \
+        (workload_template, workloada…f) run as shipped: settings of YCSB's client or of features not in play \
+        (measurementtype, histogram.buckets, timeseries.granularity, hotspot fractions, exporter, …) change \
+        nothing here; they are recorded in the cell's parameters and listed in the report's YCSB section. A \
+        property YCSB does not have is an error naming it; a value StoreBench does not implement (hotspot, a \
+        field length histogram, target, another workload class such as TimeSeriesWorkload) is an error saying so.
         """, valueName: "file"))
     var ycsb: [String] = []
 
@@ -81,11 +95,15 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Equivalence margin in percent: two backends within it count as equivalent, one beyond it as faster; extra rounds go to comparisons not yet decided (default: 5).")
     var margin: Double = DecisionRule.defaultMargin * 100
 
-    @Option(help: "Directory for latest.md (with its detail pages in latest/) and latest.json.")
+    @Option(help: "Directory for latest.md and latest.json.")
     var out: String = "Reports"
 
     @Option(help: "Where to write the JSON results (default: <out>/latest.json).")
     var json: String?
+
+    @Option(help: ArgumentHelp("Seconds between `still running <cell>` lines when standard error is not a terminal (CI logs).",
+                               valueName: "seconds"))
+    var heartbeat: Double = 30
 
     @Option(help: "Seconds a cell may run before it is stopped (default: the profile's).")
     var cellTimeout: Double?
@@ -112,6 +130,12 @@ struct RunCommand: ParsableCommand {
         }
         if let w = warmup, !(0...20).contains(w) { throw ValidationError("--warmup must be 0…20, got \(w)") }
         if let t = cellTimeout, t <= 0 { throw ValidationError("--cell-timeout must be positive") }
+        guard heartbeat > 0 else { throw ValidationError("--heartbeat must be positive (seconds), got \(heartbeat)") }
+        try Self.requireNames(backends, "--backends", accepted: "backend names (\(Registry.names.joined(separator: ", ")))")
+        try Self.requireNames(scale, "--scale", accepted: "scales (tiny, quick, standard, large)")
+        try Self.requireNames(workloads, "--workloads", accepted: "workload names (crud.read-pk.single), categories ("
+            + Suites.registered.filter(\.inProfiles).map(\.category.rawValue).joined(separator: ", ")
+            + ") or globs ('crud.*.single'); `storebench list` names every workload")
         _ = try selectedBackends()
         if let w = workloads { do { _ = try WorkloadRegistry.matching(w) } catch { throw ValidationError("\(error)") } }
         for file in ycsb {
@@ -123,12 +147,60 @@ struct RunCommand: ParsableCommand {
         }
     }
 
+    /// A comma-separated list option, when given, must name something: `--workloads ''` (or only
+    /// commas and spaces) is an error saying what is accepted, not a run of nothing.
+    static func requireNames(_ list: String?, _ option: String, accepted: String) throws {
+        guard let list, list.split(separator: ",").allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) else { return }
+        throw ValidationError("\(option) '\(list)' names nothing; give comma-separated \(accepted)")
+    }
+
     static var valgrindIsInstalled: Bool {
         (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":")
             .contains { FileManager.default.isExecutableFile(atPath: "\($0)/valgrind") }
     }
 
     func run() throws {
+        let plan = try makePlan()
+        if MachineInfo.buildConfiguration != "release" {
+            StandardError.write("note: this is a debug build; measure with `swift build -c release` (the report says debug)\n")
+        }
+        // Paths as given (relative stays relative), for the messages.
+        let (jsonPath, mdPath) = (json ?? (out as NSString).appendingPathComponent("latest.json"),
+                                  (out as NSString).appendingPathComponent("latest.md"))
+        // Before the first cell: a report that cannot be written must not cost a run.
+        try FileAccess.checkWritable([mdPath, jsonPath])
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("storebench-run-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let view = RunProgressView(stillRunningEvery: heartbeat)
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        let runner = BenchmarkRunner(plan: plan, executable: executable, workDirectory: work, progress: view)
+        // Ctrl-C, SIGTERM (a cancelled CI job, `timeout`) and SIGHUP (a closed terminal) end the
+        // current cell and write the report of what ran, instead of losing it. Cells die with
+        // the runner even when it is killed outright (`CellSpec.runnerPID`).
+        let stoppers = [SIGINT, SIGTERM, SIGHUP].map { signo in
+            signal(signo, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signo, queue: .global())
+            source.setEventHandler { runner.interrupt(signal: signo) }
+            source.resume()
+            return source
+        }
+        let results = try runner.run()
+        stoppers.forEach { $0.cancel() }
+
+        try results.write(jsonPath)
+        try MarkdownReport(results).write(to: URL(fileURLWithPath: mdPath))
+        let bad = results.cells.filter { $0.status == .failed || $0.status == .timeout }
+        print("wrote \(mdPath) and \(jsonPath): \(results.cells.count) cells, \(bad.count) failed, in \(Int(results.durationSeconds)) s")
+        if results.interrupted == true, let signo = runner.interruptingSignal {
+            StandardError.write("\(Registry.programName): interrupted by \(BenchmarkRunner.signalName(signo)) after \(view.ran) of \(view.total) cells; "
+                                + "partial results in \(jsonPath)\n")
+            throw ExitCode(128 + signo)
+        }
+        if !bad.isEmpty { throw ExitCode(1) }
+    }
+
+    /// The run's plan from the options and the profile.
+    private func makePlan() throws -> RunPlan {
         let counting = measure == .instructions
         var plan = RunPlan(
             backends: try selectedBackends(), workloads: try selectedWorkloads(),
@@ -147,36 +219,7 @@ struct RunCommand: ParsableCommand {
         plan.includeFloors = !noFloors
         plan.runConformance = !noConformance && !counting
         plan.command = Registry.programName + " " + CommandLine.arguments.dropFirst().joined(separator: " ")
-        if MachineInfo.buildConfiguration != "release" {
-            StandardError.write("note: this is a debug build; measure with `swift build -c release` (the report says debug)\n")
-        }
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("storebench-run-\(getpid())")
-        defer { try? FileManager.default.removeItem(at: work) }
-        let view = RunProgressView()
-        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        let runner = BenchmarkRunner(plan: plan, executable: executable, workDirectory: work, progress: view)
-        // Ctrl-C, SIGTERM (a cancelled CI job, `timeout`) and SIGHUP (a closed terminal) end the
-        // current cell and write the report of what ran, instead of losing it. Cells die with
-        // the runner even when it is killed outright (`CellSpec.runnerPID`).
-        let stoppers = [SIGINT, SIGTERM, SIGHUP].map { signo in
-            signal(signo, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signo, queue: .global())
-            source.setEventHandler { runner.interrupt(signal: signo) }
-            source.resume()
-            return source
-        }
-        let results = try runner.run()
-        stoppers.forEach { $0.cancel() }
-
-        let jsonPath = json ?? URL(fileURLWithPath: out).appendingPathComponent("latest.json").path
-        let mdPath = URL(fileURLWithPath: out).appendingPathComponent("latest.md").path
-        try results.write(jsonPath)
-        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        try MarkdownReport(results).write(to: URL(fileURLWithPath: mdPath))
-        let bad = results.cells.filter { $0.status == .failed || $0.status == .timeout }
-        print("wrote \(mdPath) and \(jsonPath): \(results.cells.count) cells, \(bad.count) failed, in \(Int(results.durationSeconds)) s")
-        if results.interrupted == true, let signo = runner.interruptingSignal { throw ExitCode(128 + signo) }
-        if !bad.isEmpty { throw ExitCode(1) }
+        return plan
     }
 
     /// `--workloads` and `--ycsb` files, or the profile's set when neither is given.

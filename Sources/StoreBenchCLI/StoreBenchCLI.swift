@@ -32,9 +32,21 @@ public enum StoreBenchCLI {
             FileHandle.standardError.write(Data("storebench: \(error)\n".utf8))
             exit(64)
         }
-        StoreBenchCommand.main(arguments)
+        do {
+            var command = try StoreBenchCommand.parseAsRoot(arguments)
+            try command.run()
+        } catch let error as FileAccessError {
+            // A file that cannot be read or written: one line naming it and the reason.
+            FileHandle.standardError.write(Data("\(Registry.programName): \(error)\n".utf8))
+            exit(error.operation == .read ? 1 : 73)
+        } catch {
+            StoreBenchCommand.exit(withError: error)
+        }
         exit(0)
     }
+
+    /// This StoreBench's version, as `storebench --version` prints it.
+    public static let version = "0.1.0"
 
     /// The names of the backends a command line may pick: the built-in ones, then the registered.
     public static var backendNames: [String] { Registry.names }

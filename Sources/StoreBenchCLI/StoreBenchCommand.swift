@@ -13,6 +13,7 @@ struct StoreBenchCommand: ParsableCommand {
             `run` measures and writes Reports/latest.md with its JSON; `compare` diffs two runs for CI; \
             `list` names backends and workloads; `conformance` runs the kit a backend must pass; `verify` checks a store for damage; `torture` runs crash trials; `damage` runs damaged-file trials.
             """,
+        version: StoreBenchCLI.version,
         subcommands: [RunCommand.self, CompareCommand.self, ListCommand.self, ConformanceCommand.self, ReportCommand.self,
                       ExplainCommand.self, VerifyCommand.self, TortureCommand.self, DamageCommand.self, ProbeCommand.self, GraphMemoryCommand.self, CellCommand.self, TortureWriterCommand.self, TortureMigratorCommand.self, DamageProbeCommand.self]
         )

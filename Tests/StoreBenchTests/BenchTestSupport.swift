@@ -21,11 +21,17 @@ enum Bench {
         return url
     }
 
-    /// Runs storebench with `arguments`; returns its exit status, standard output and error.
-    static func run(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+    /// Runs storebench with `arguments` (through `launcher`, e.g. `setpriv …`, when given);
+    /// returns its exit status, standard output and error.
+    static func run(_ arguments: [String], via launcher: [String] = []) throws -> (status: Int32, out: String, err: String) {
         let p = Process()
-        p.executableURL = try binary()
-        p.arguments = arguments
+        if let first = launcher.first {
+            p.executableURL = URL(fileURLWithPath: first)
+            p.arguments = Array(launcher.dropFirst()) + [try binary().path] + arguments
+        } else {
+            p.executableURL = try binary()
+            p.arguments = arguments
+        }
         p.currentDirectoryURL = root
         let out = Pipe(), err = Pipe()
         p.standardOutput = out

@@ -74,16 +74,18 @@ import Testing
         #expect(md.contains("`41c4c3cc84df5be8`") || md.contains(results.datasets[0].checksum))
     }
 
-    /// Starts a run whose second cell hangs, and returns once that cell's workload is running
+    /// Starts a run whose third cell hangs, and returns once that cell's workload is running
     /// (past its start-up, where it asks to die with the runner), with the runner's process and
-    /// the cell's pid.
+    /// the cell's pid. The runner's standard error goes to `stderr.log` in `out`.
     private func startRunUntilTheHangingCell(out: TemporaryDirectory) throws -> (runner: Process, cell: pid_t) {
         let p = Process()
         p.executableURL = try Bench.binary()
         p.arguments = ["run", "--scale", "tiny", "--backends", "sqlite", "--repetitions", "1", "--rounds", "1", "--warmup", "0", "--no-floors",
                        "--workloads", "crud.read-pk.single,selftest.hang", "--cell-timeout", "120", "--out", out.url.path]
         p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
+        let errors = out.url.appendingPathComponent("stderr.log")
+        FileManager.default.createFile(atPath: errors.path, contents: nil)
+        p.standardError = try FileHandle(forWritingTo: errors)
         try p.run()
         // The hanging cell has said so in its log, and a child of the runner runs it.
         let deadline = Date().addingTimeInterval(60)
@@ -137,6 +139,30 @@ import Testing
         #expect(results.cell("sqlite", "selftest.hang", "tiny")?.reason == "the run was interrupted")
         let md = try String(contentsOf: out.url.appendingPathComponent("latest.md"), encoding: .utf8)
         #expect(md.contains("**Interrupted** (\(BenchmarkRunner.signalName(signal)))"))
+        let err = try String(contentsOf: out.url.appendingPathComponent("stderr.log"), encoding: .utf8)
+        #expect(err.hasSuffix("storebench: interrupted by \(BenchmarkRunner.signalName(signal)) after 2 of 3 cells; "
+                              + "partial results in \(out.url.path)/latest.json\n"), "\(err)")
+        #expect(!err.contains("SKIPPED") && !err.contains("FAILED"), "the stopped cell is not reported as a failure")
+    }
+
+    /// Ctrl-C, or a CI job's cancellation, reaches the whole process group: the cell can die of
+    /// the signal before the runner has noted its own. The cell is then stopped, not crashed, and
+    /// the run ends as interrupted. (SIGTERM here: a test runner's children inherit SIGINT
+    /// blocked, and the cell unblocks only SIGTERM and SIGHUP.)
+    @Test func aSignalThatKillsTheCellFirstIsAnInterruptionNotACrash() throws {
+        let out = try TemporaryDirectory("run-group-signal")
+        let (p, cell) = try startRunUntilTheHangingCell(out: out)
+        kill(cell, SIGTERM)
+        usleep(150_000)   // the runner sees its cell gone before it gets its own signal
+        kill(p.processIdentifier, SIGTERM)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 128 + SIGTERM)
+        let results = try RunResults.read(out.url.appendingPathComponent("latest.json").path)
+        #expect(results.cell("sqlite", "selftest.hang", "tiny")?.reason == BenchmarkRunner.interruptedReason)
+        #expect(results.cells.allSatisfy { $0.status != .failed })
+        let err = try String(contentsOf: out.url.appendingPathComponent("stderr.log"), encoding: .utf8)
+        #expect(!err.contains("crashed") && !err.contains("FAILED"), "\(err)")
+        #expect(err.split(separator: "\n").last == "storebench: interrupted by SIGTERM after 2 of 3 cells; partial results in \(out.url.path)/latest.json")
     }
 
     @Test func aCellDiesWithItsRunnerEvenUnderSIGKILL() throws {

@@ -68,6 +68,39 @@ struct YCSBRunTests {
         #expect(r.values.count == 11 && r[1].stringValue?.utf8.count == 100)
     }
 
+    /// YCSB's workload_template (shortened by two lines appended: a later line overrides, as in
+    /// Java) and workloada as shipped, through a real run; the report's YCSB section names each
+    /// workload and gives its description once, and lists the settings that had no effect.
+    @Test func yCSBsOwnFilesRunAsShipped() throws {
+        let dir = try TemporaryDirectory("ycsb-official")
+        let official = YCSBWorkloadSpecTests.official
+        let template = dir.url.appendingPathComponent("workload_template").path
+        try (String(contentsOf: official.appendingPathComponent("workload_template"), encoding: .utf8)
+            + "\n# Shorter for the test.\nrecordcount=300\noperationcount=300\n").write(toFile: template, atomically: true, encoding: .utf8)
+        let out = dir.url.appendingPathComponent("out")
+        let r = try Bench.run(["run", "--ycsb", template, "--ycsb", official.appendingPathComponent("workloada").path, "--backends", "sqlite",
+                               "--scale", "tiny", "--rounds", "1", "--repetitions", "1", "--warmup", "0", "--no-conformance", "--no-allocations",
+                               "--out", out.path])
+        #expect(r.status == 0, "\(r.err)")
+        let results = try RunResults.read(out.appendingPathComponent("latest.json").path)
+        let t = try #require(results.cell("sqlite", "ycsb.workload_template", "tiny"))
+        #expect(t.status == .ok && t.parameters?["record count"] == "300")
+        #expect(t.parameters?["settings without effect"]?.contains("histogram.buckets=1000; hotspotdatafraction=0.2") == true)
+        let a = try #require(results.cell("sqlite", "ycsb.workloada", "tiny"))
+        #expect(a.status == .ok && a.operations == 1_000 && a.parameters?["settings without effect"] == nil)
+
+        let md = try String(contentsOf: out.appendingPathComponent("latest/ycsb.md"), encoding: .utf8)
+        let section = try #require(md.components(separatedBy: "## YCSB\n").dropFirst().first?.components(separatedBy: "\n## ").first)
+        func count(_ s: String) -> Int { section.components(separatedBy: s).count - 1 }
+        #expect(count("workloada") == 1, "the workload named once: \(section)")
+        #expect(count("50% read, 50% update, zipfian keys") == 1 && count("1,000 records, 1,000 operations, 1 thread.") == 1)
+        #expect(count("95% read, 5% update, zipfian keys") == 1 && count("300 records, 300 operations, 1 thread.") == 1)
+        #expect(!section.contains("1000 records"), "sizes once, as the run had them")
+        #expect(count("Settings of the file with no effect here: ") == 1)
+        #expect(section.contains("`measurementtype=histogram` (latencies are always an HdrHistogram)"))
+        #expect(section.contains("`timeseries.granularity=1000`") && section.contains("`hotspotopnfraction=0.8` (only for requestdistribution=hotspot)"))
+    }
+
     @Test func theCLIRefusesABadPropertyFileNamingTheProblem() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sb-ycsb-file-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

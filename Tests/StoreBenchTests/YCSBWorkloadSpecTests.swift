@@ -65,7 +65,10 @@ struct YCSBWorkloadSpecTests {
     @Test func unsupportedValuesAreNotIgnored() {
         #expect(error("requestdistribution=hotspot")?.kind == .unsupported(property: "requestdistribution", value: "hotspot"))
         #expect(error("fieldlengthdistribution=histogram")?.kind == .unsupported(property: "fieldlengthdistribution", value: "histogram"))
-        #expect(error("hotspotdatafraction=0.2")?.kind == .unsupported(property: "hotspotdatafraction", value: "0.2"))
+        #expect(error("requestdistribution=exponential")?.kind == .unsupported(property: "requestdistribution", value: "exponential"))
+        #expect(error("target=1000")?.kind == .unsupported(property: "target", value: "1000"))
+        #expect(error("dotransactions=false")?.kind == .unsupported(property: "dotransactions", value: "false"))
+        #expect(error("measurementtype=csv")?.kind == .invalidValue(property: "measurementtype", value: "csv"))
         #expect(error("dataintegrity=true")?.kind == .unsupported(property: "dataintegrity", value: "true"))
         #expect(error("workload=site.ycsb.workloads.TimeSeriesWorkload")?.kind == .unsupported(property: "workload", value: "site.ycsb.workloads.TimeSeriesWorkload"))
     }
@@ -76,6 +79,54 @@ struct YCSBWorkloadSpecTests {
         #expect(error("requestdistribution=zipf")?.message.contains("uniform, zipfian, latest") == true)
         #expect(error("readproportion=0\nupdateproportion=0")?.kind == .invalidValue(property: "readproportion", value: "0"))
         #expect(error("minscanlength=10\nmaxscanlength=5")?.kind == .invalidValue(property: "maxscanlength", value: "5"))
+    }
+
+    /// YCSB's own files, copied verbatim under Tests/StoreBenchTests/Fixtures/ycsb.
+    static let official = Bench.root.appendingPathComponent("Tests/StoreBenchTests/Fixtures/ycsb")
+
+    @Test func everyOfficialWorkloadFileParses() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.official.path).filter { $0.contains("workload") }.sorted()
+        #expect(files == ["tsworkload_template", "tsworkloada", "workload_template", "workloada", "workloadb", "workloadc", "workloadd",
+                          "workloade", "workloadf"])
+        for file in files {
+            let path = Self.official.appendingPathComponent(file).path
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            #expect(text.contains("Licensed under the Apache License, Version 2.0"), "\(file) keeps its license header")
+            let properties = try YCSBProperties.parse(text, source: file)
+            #expect(properties.values["recordcount"] != nil && properties.values["workload"] != nil, "\(file)")
+            do {
+                let spec = try YCSBWorkloadSpec(file: path)
+                #expect(!file.hasPrefix("ts"), "\(file) is a TimeSeriesWorkload")
+                #expect(properties.values.keys.allSatisfy(YCSBWorkloadSpec.known.contains), "\(file)")
+                #expect(spec.recordCount == Int(properties.values["recordcount"]!))
+            } catch let e as YCSBPropertyError {
+                #expect(file.hasPrefix("ts"), "\(file): \(e)")
+                #expect(e.kind == .unsupported(property: "workload", value: "site.ycsb.workloads.TimeSeriesWorkload"), "refused for its class, by name")
+            }
+        }
+    }
+
+    @Test func theTemplateRunsAsShippedAndSaysWhatHasNoEffect() throws {
+        let t = try YCSBWorkloadSpec(file: Self.official.appendingPathComponent("workload_template").path)
+        #expect(t.recordCount == 1_000_000 && t.operationCount == 3_000_000 && t.requestDistribution == .zipfian)
+        #expect(t.readProportion == 0.95 && t.updateProportion == 0.05 && t.maxScanLength == 1_000 && t.insertOrder == .hashed)
+        #expect(Set(t.settingsWithoutEffect.keys) == ["measurementtype", "histogram.buckets", "timeseries.granularity", "hotspotdatafraction",
+                                                      "hotspotopnfraction", "maxscanrate", "scanoptimelimit", "discardscannedrecord"])
+        #expect(t.settingsWithoutEffect["measurementtype"] == "histogram")
+        let a = try YCSBWorkloadSpec(file: Self.official.appendingPathComponent("workloada").path)
+        #expect(a.settingsWithoutEffect.isEmpty && a.readProportion == 0.5 && a.updateProportion == 0.5)
+        #expect(try spec("measurementtype=hdrhistogram").settingsWithoutEffect.isEmpty, "what StoreBench does is not listed")
+        #expect(try spec("htrace.sampler.classes=AlwaysSampler\nexporter=site.ycsb.measurements.exporter.JSONMeasurementsExporter")
+            .settingsWithoutEffect.count == 2)
+    }
+
+    @Test func zeroPaddingPadsKeyNumbers() throws {
+        var s = try spec("insertorder=ordered\nzeropadding=8")
+        #expect(s.zeroPadding == 8)
+        #expect(try YCSBTable(s).keyName(42) == "user00000042")
+        s.zeroPadding = 1
+        #expect(try YCSBTable(s).keyName(42) == "user42")
+        #expect(error("zeropadding=0")?.kind == .invalidValue(property: "zeropadding", value: "0"))
     }
 
     @Test func defaultsAreYCSBs() throws {

@@ -41,8 +41,17 @@ struct WorkloadVerdict {
     /// Whether `backend` is decidedly slower than the fastest here.
     func isSignificantLoser(_ backend: String) -> Bool { versusFastest[backend]?.outcome == .slower }
 
+    /// The rounds `backend`'s comparison would need to be decided, when known: its samples
+    /// needed, scaled from samples to rounds (a cell compared through its per-interval times
+    /// holds many samples per round).
+    func roundsNeeded(_ backend: String) -> Int? {
+        guard let c = versusFastest[backend], let needed = c.samplesNeeded, c.samples > 0 else { return nil }
+        let rounds = Double(winner.roundNanos?.count ?? 1)
+        return Int((rounds * Double(needed) / Double(c.samples)).rounded(.up))
+    }
+
     /// The rounds the undecided comparisons would need (the largest), when known.
-    var samplesNeeded: Int? { undecided.compactMap { versusFastest[$0]?.samplesNeeded }.max() }
+    var roundsNeeded: Int? { undecided.compactMap(roundsNeeded).max() }
 }
 
 /// Backends ranked over a group of workloads by the geometric mean of their time ÷ the

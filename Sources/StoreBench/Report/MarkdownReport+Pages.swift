@@ -66,14 +66,14 @@ extension MarkdownReport {
     /// Writes the first page to `file` and the detail pages into the folder beside it (its
     /// name without `.md`), removing pages a previous report left there.
     public func write(to file: URL) throws {
+        try FileAccess.write(Data(render().utf8), to: file.path)
         let dir = file.deletingLastPathComponent().appendingPathComponent(folder)
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try FileAccess.createFolder(dir.path)
         for old in (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? [] where old.hasSuffix(".md") {
-            try FileManager.default.removeItem(at: dir.appendingPathComponent(old))
+            try? FileManager.default.removeItem(at: dir.appendingPathComponent(old))
         }
-        try render().write(to: file, atomically: true, encoding: .utf8)
         for page in pages() {
-            try page.text.write(to: dir.appendingPathComponent(page.name), atomically: true, encoding: .utf8)
+            try FileAccess.write(Data(page.text.utf8), to: dir.appendingPathComponent(page.name).path)
         }
     }
 }

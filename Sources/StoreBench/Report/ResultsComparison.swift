@@ -18,7 +18,7 @@ import StoreBenchKit
 ///
 /// ```swift
 /// let c = ResultsComparison(base: old, new: new, metric: .allocations)
-/// print(c.markdown()); exit(c.exitCode)   // 0 no change, 2 regression, 4 only improvements
+/// print(c.markdown()); exit(c.exitCode)   // 0 no change, 2 regression, 4 only improvements, 5 nothing compared
 /// ```
 public struct ResultsComparison {
     public enum Metric: String, CaseIterable, Sendable {
@@ -141,8 +141,11 @@ public struct ResultsComparison {
     public var regressions: [Row] { rows.filter { $0.verdict == .regression || $0.verdict == .failed } }
     public var improvements: [Row] { rows.filter { $0.verdict == .improvement } }
 
-    /// 0: nothing beyond noise; 2: a regression (or a cell that now fails); 4: only improvements.
-    public var exitCode: Int32 { !regressions.isEmpty ? 2 : !improvements.isEmpty ? 4 : 0 }
+    /// 0: nothing beyond noise; 2: a regression (or a cell that now fails); 4: only improvements;
+    /// 5: nothing compared (`nothingCompared`).
+    public var exitCode: Int32 {
+        nothingCompared != nil ? Self.nothingComparedExitCode : !regressions.isEmpty ? 2 : !improvements.isEmpty ? 4 : 0
+    }
 
     /// A Markdown summary fit for a pull-request comment.
     public func markdown() -> String {
@@ -152,6 +155,7 @@ public struct ResultsComparison {
         case .time: "time per operation"
         case .floorRatio: "ratio to the engine's floor"
         }
+        if let nothing = nothingCompared { return "### StoreBench: nothing compared\n\n\(nothing.prefix(1).uppercased() + nothing.dropFirst()).\n" }
         var md = "### StoreBench: \(regressions.count) regression(s), \(improvements.count) improvement(s)\n\n"
         let compared = rows.filter { $0.verdict != .missing }.count
         md += "Compared \(compared) cells by \(what); "

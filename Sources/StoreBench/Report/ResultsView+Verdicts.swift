@@ -42,7 +42,7 @@ extension ResultsView {
         var parts: [String] = []
         if !v.equivalent.isEmpty { parts.append("\(fastest) ≈ " + v.equivalent.map { "`\($0)`" }.joined(separator: " ≈ ")) }
         if !v.undecided.isEmpty {
-            let needs = v.samplesNeeded.map { $0 <= 100 ? "; ≈\($0) rounds would decide" : "; over 100 rounds would be needed" }
+            let needs = v.roundsNeeded.map { $0 <= 100 ? "; ≈\($0) rounds would decide" : "; over 100 rounds would be needed" }
                 ?? "; more rounds would not decide it: too close to the margin"
             parts.append("undecided: \(fastest) against " + v.undecided.map { "`\($0)`" }.joined(separator: ", ") + needs)
         }

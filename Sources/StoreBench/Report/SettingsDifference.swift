@@ -15,9 +15,10 @@ public struct SettingsDifference: Sendable {
     public var isEmpty: Bool { lines.isEmpty }
 
     /// Parameters compared per cell: not those that say how precisely a cell was measured,
-    /// nor the run-wide ones compared once above.
+    /// nor the run-wide ones compared once above, nor YCSB settings that changed nothing.
     static let notPerCell: Set<String> = [Parameter.rounds.name, Parameter.repetitions.name, Parameter.warmup.name,
-                                          Parameter.durability.name, Parameter.distribution.name, Parameter.scale.name]
+                                          Parameter.durability.name, Parameter.distribution.name, Parameter.scale.name,
+                                          YCSBSuite.Parameters.withoutEffect.name]
 
     public init(base: RunResults, new: RunResults) {
         var lines: [String] = []

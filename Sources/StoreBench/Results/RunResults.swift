@@ -171,7 +171,7 @@ public struct RunResults: Codable, Sendable {
 
     /// Reads a results file, with a clear error for a missing, foreign or newer file.
     public static func read(_ path: String) throws -> RunResults {
-        guard let data = FileManager.default.contents(atPath: path) else { throw BenchError("cannot read results file \(path)") }
+        let data = try FileAccess.read(path)
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         struct Version: Decodable { var schemaVersion: Int? }
@@ -192,9 +192,7 @@ public struct RunResults: Codable, Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         encoder.dateEncodingStrategy = .iso8601
-        let url = URL(fileURLWithPath: path)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try encoder.encode(self).write(to: url, options: .atomic)
+        try FileAccess.write(try encoder.encode(self), to: path)
     }
 
     /// The cell of (target, workload, scale), if it ran.

@@ -63,7 +63,7 @@ public final class BenchmarkRunner {
         var progressState = RunState(planned: plan.cells().count, executable: executable, minimumSpan: UInt64(facts.minimumSpanNanos))
         progress?.begin(cells: progressState.planned)
         runScales(&progressState)
-        if isInterrupted { progress?.note("interrupted: \(progressState.index) cells ran; writing what they measured") }
+        if let signo = interruptingSignal { progress?.note("interrupted by \(Self.signalName(signo)); writing the results of the cells that ran") }
         let cells = Self.withFloorRatios(CellResult.pooledRounds(progressState.results, figures: Suites.figuresByName),
                                          programs: plan.selectedPrograms)
         try? FileManager.default.removeItem(at: workDirectory.appendingPathComponent("templates"))
@@ -222,7 +222,7 @@ public final class BenchmarkRunner {
         let pooled = CellResult.pooledRounds(results.filter { $0.workload == workload && $0.scale == scale })
         guard !pooled.isEmpty, pooled.allSatisfy(\.isOK),
               let v = WorkloadVerdict(workload: workload, cells: pooled, rule: rule) else { return nil }
-        return v.undecided.first { b in v.versusFastest[b]?.samplesNeeded.map { $0 <= rounds } == true }
+        return v.undecided.first { b in v.roundsNeeded(b).map { $0 <= rounds } == true }
     }
 
     /// A copy of `executable` without its DWARF sections, which valgrind 3.19 cannot read from
@@ -240,6 +240,9 @@ public final class BenchmarkRunner {
         }
         return copy
     }
+
+    /// The reason of the cell a signal stopped (status `skipped`).
+    public static let interruptedReason = "the run was interrupted"
 
     /// `SIGINT`, `SIGTERM`, `SIGHUP`, else `signal N`.
     public static func signalName(_ signal: Int32) -> String {
@@ -267,7 +270,10 @@ public final class BenchmarkRunner {
         spec.workloadFile = cell.workload.definitionFile
         spec.category = cell.workload.category
         let started = Date()
-        let process = CellProcess(executable: executable, timeout: plan.cellTimeout * (plan.measure == .instructions ? 20 : 1))
+        var process = CellProcess(executable: executable, timeout: plan.cellTimeout * (plan.measure == .instructions ? 20 : 1))
+        if let beat = progress as? RunHeartbeat {
+            process.heartbeat = { [weak beat] in beat?.cellRunning(index: index, elapsed: $0, phase: $1) }
+        }
         let ending = launch.run(spec, process) { [unowned self] in self.isInterrupted }
         let wall = Date().timeIntervalSince(started)
         switch ending {
@@ -280,7 +286,7 @@ public final class BenchmarkRunner {
             r.outputTail = tail
             return r
         case .stopped:
-            return skeleton(cell, status: .skipped, reason: "the run was interrupted", wall: wall)
+            return skeleton(cell, status: .skipped, reason: Self.interruptedReason, wall: wall)
         case .timedOut(let tail):
             var r = skeleton(cell, status: .timeout, reason: "exceeded the cell time limit of \(Int(process.timeout)) s", wall: wall)
             r.outputTail = tail

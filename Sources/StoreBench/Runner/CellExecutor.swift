@@ -45,6 +45,7 @@ public struct CellExecutor {
         } else if workload.dataset == .empty {
             try? FileManager.default.removeItem(at: store)
         } else {
+            CellPhase.write("copying the loaded store", work: spec.work)
             try StoreCopy.replace(store, with: template)
         }
         var cell = CellRun(spec: spec, workload: workload, generator: SocialGenerator(dataset), target: target,

@@ -6,6 +6,10 @@ import StoreBenchKit
 struct CellProcess {
     let executable: URL
     let timeout: Double
+    /// Called about every `heartbeatInterval` seconds while the child runs, on the waiting
+    /// thread, with the seconds since it started and its phase (`CellPhase`), if it said.
+    var heartbeat: ((_ elapsed: Double, _ phase: String?) -> Void)?
+    var heartbeatInterval = 1.0
 
     enum Ending {
         /// With the instructions callgrind counted in the measured region, in `--measure instructions`.
@@ -31,14 +35,40 @@ struct CellProcess {
         } catch {
             return .failed(reason: "cannot start \(executable.path): \(error)", tail: "")
         }
-        if process.waits(until: Date().addingTimeInterval(timeout), polling: 0.01, stop: shouldStop) {
+        if wait(for: process, until: Date().addingTimeInterval(timeout), work: work, shouldStop: shouldStop) {
             let stopping = shouldStop()
             Self.end(process)
             return stopping ? .stopped : .timedOut(tail: Self.tail(files.log))
         }
         process.waitUntilExit()
-        if shouldStop() { return .stopped }
+        if shouldStop() || Self.stoppedWithTheRunner(process, shouldStop: shouldStop) { return .stopped }
         return ending(of: process, spec, files)
+    }
+
+    /// Waits while the child runs, until `deadline` or `shouldStop`, calling `heartbeat` about
+    /// every `heartbeatInterval`. Returns whether the child still runs.
+    private func wait(for process: Process, until deadline: Date, work: URL, shouldStop: () -> Bool) -> Bool {
+        let started = Date()
+        while true {
+            let next = heartbeat == nil ? deadline : min(deadline, Date().addingTimeInterval(heartbeatInterval))
+            guard process.waits(until: next, polling: 0.01, stop: shouldStop) else { return false }
+            if Date() >= deadline || shouldStop() { return true }
+            heartbeat?(Date().timeIntervalSince(started), CellPhase.read(work: work))
+        }
+    }
+
+    /// Whether a child killed by SIGINT, SIGTERM or SIGHUP died of the signal that is stopping
+    /// the run: Ctrl-C reaches the child and the runner together, and the child can die before
+    /// the runner's handler has noted the signal; it then gets half a second to do so, so the
+    /// cell is reported as stopped, not as a crash.
+    static func stoppedWithTheRunner(_ process: Process, shouldStop: () -> Bool) -> Bool {
+        guard process.terminationReason == .uncaughtSignal, [SIGINT, SIGTERM, SIGHUP].contains(process.terminationStatus) else { return false }
+        let deadline = Date().addingTimeInterval(0.5)
+        while Date() < deadline {
+            if shouldStop() { return true }
+            usleep(10_000)
+        }
+        return shouldStop()
     }
 
     /// The files of one cell's child: its spec, its output, callgrind's counts.

@@ -46,6 +46,8 @@ struct CellRun {
         }
         let isCounted = counted && rep == repetitions - 1
         let isMeasured = !isCounted && rep >= repetitions - (counted ? 1 : 0) - measured
+        CellPhase.write(CellPhase.of(loads: workload.loadsDataset, counting: isCounted, measured: isMeasured, rep: rep,
+                                     warmups: repetitions - (counted ? 1 : 0) - measured, repetitions: measured), work: spec.work)
         let ctx = context(rep, warmUp: !isCounted && !isMeasured)
         let prepared = try workload.prepare(ctx)
         let timer = OperationTimer(minimumSpan: spec.minimumSpan, budget: ctx.isWarmUp ? CellExecutor.warmUpBudget : nil)

@@ -23,6 +23,7 @@ extension ResultsView {
             md += "### `\(w.name)`\n\n\(w.summary). \(first.0.figure(F.records).map { "\(Format.count(Int($0))) records, " } ?? "")"
             let threads = first.0.figure(F.threads).map { Int($0) } ?? 1
             md += "\(Format.count(first.0.operations ?? 0)) operations, \(threads) thread\(threads == 1 ? "" : "s").\n\n"
+            md += Self.withoutEffect(first.0.parameter(YCSBSuite.Parameters.withoutEffect))
             md += "| backend | [OVERALL] ops/s | load ops/s |" + present.map { " [\($0.rawValue)] avg µs | p95 µs | p99 µs |" }.joined() + "\n"
             md += "|---|---:|---:|" + present.map { _ in "---:|---:|---:|" }.joined() + "\n"
             for (c, b) in shown {
@@ -35,6 +36,16 @@ extension ResultsView {
             md += "\n"
         }
         return md
+    }
+
+    /// The file's settings that changed nothing here, each with why, as a paragraph; empty when none.
+    static func withoutEffect(_ recorded: String?) -> String {
+        guard let recorded, !recorded.isEmpty else { return "" }
+        let settings = recorded.components(separatedBy: "; ").map { setting in
+            let key = String(setting.prefix { $0 != "=" })
+            return "`\(setting)`" + (YCSBClientSettings.withoutEffect(key).map { " (\($0))" } ?? "")
+        }
+        return "Settings of the file with no effect here: \(settings.joined(separator: ", ")).\n\n"
     }
 
     private static func plain(_ x: Double?) -> String {

@@ -36,7 +36,14 @@ struct YCSBSuite: WorkloadSuite {
         static let threads = Parameter("threads", "client threads")
         static let fieldCount = Parameter("field count", "fields per record")
         static let fieldLength = Parameter("field length", "bytes per field")
-        static var all: [Parameter] { [mix, distribution, recordCount, operationCount, threads, fieldCount, fieldLength] }
+        /// `key=value` pairs joined by `; `, recorded only when the file has any.
+        static let withoutEffect = Parameter("settings without effect", "YCSB settings of the file that change nothing here")
+        static var all: [Parameter] { [mix, distribution, recordCount, operationCount, threads, fieldCount, fieldLength, withoutEffect] }
+
+        /// The `settings without effect` value of `settings`, sorted by key.
+        static func withoutEffectValue(_ settings: [String: String]) -> String {
+            settings.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
+        }
     }
 
     var category: WorkloadCategory { .ycsb }

@@ -28,9 +28,11 @@ public struct YCSBTable: Sendable {
     public func field(_ i: Int) -> String { "\(spec.fieldNamePrefix)\(i)" }
 
     /// YCSB's key for record number `n`: `user` + the number, hashed (FNV-1a over its 8
-    /// bytes, as YCSB's `Utils.fnvhash64`) unless `insertorder=ordered`.
+    /// bytes, as YCSB's `Utils.fnvhash64`) unless `insertorder=ordered`, padded with zeros to
+    /// `zeropadding` digits.
     public func keyName(_ n: Int) -> String {
-        "user" + String(spec.insertOrder == .ordered ? UInt64(n) : Self.fnv64(UInt64(n)))
+        let digits = String(spec.insertOrder == .ordered ? UInt64(n) : Self.fnv64(UInt64(n)))
+        return "user" + String(repeating: "0", count: max(0, spec.zeroPadding - digits.count)) + digits
     }
 
     /// FNV-1a, 64 bits, over the 8 bytes of `value` from the lowest; the sign bit cleared.

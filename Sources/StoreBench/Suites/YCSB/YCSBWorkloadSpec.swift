@@ -10,10 +10,12 @@ import StoreBenchKit
 /// spec.requestDistribution   // .zipfian
 /// ```
 ///
-/// Every property of YCSB's `CoreWorkload` and client is known. One whose value StoreBench does
-/// not implement (a `hotspot` distribution, a field-length histogram, data-integrity checks)
-/// is `unsupported` and names it; a property YCSB does not have is `unknownProperties`. None
-/// is ignored.
+/// Every property of YCSB's `CoreWorkload` and client is known, so YCSB's own files run as
+/// shipped. One whose value StoreBench does not implement (a `hotspot` distribution, a
+/// field-length histogram, data-integrity checks, a throughput target, another workload class)
+/// is `unsupported` and names it; a property YCSB does not have is `unknownProperties`. A client
+/// setting that changes nothing here (`measurementtype=histogram`, `histogram.buckets`, …) is
+/// kept in `settingsWithoutEffect`, which the cells record and the report lists.
 public struct YCSBWorkloadSpec: Sendable, Equatable {
     public enum InsertOrder: String, CaseIterable, Sendable { case hashed, ordered }
     public enum ScanLengthDistribution: String, CaseIterable, Sendable { case uniform, zipfian }
@@ -42,6 +44,11 @@ public struct YCSBWorkloadSpec: Sendable, Equatable {
     /// Records this client loads, from `insertStart` (`insertcount`; all of them by default).
     public var insertCount: Int?
     public var zipfianConstant = ZipfianGenerator.ycsbConstant
+    /// Key numbers are padded with zeros to this many digits (`zeropadding`; 1 pads nothing).
+    public var zeroPadding = 1
+    /// Settings of the file that change nothing here (a YCSB client setting such as
+    /// `measurementtype=histogram`, a hotspot fraction without the hotspot distribution), by key.
+    public var settingsWithoutEffect: [String: String] = [:]
 
     /// YCSB's defaults (CoreWorkload's), named `name`.
     public init(name: String) { self.name = name }
@@ -59,19 +66,15 @@ public struct YCSBWorkloadSpec: Sendable, Equatable {
     /// Builds the workload from parsed properties; `source` names the file in errors.
     public init(_ p: YCSBProperties, name: String, source: String) throws {
         self.name = name
-        let unknown = p.values.keys.filter { !Self.known.contains($0) }.sorted()
+        let reader = Reader(properties: p, source: source)
+        // The workload class first: a TimeSeriesWorkload file is refused for that, not for its properties.
+        try reader.unsupportedUnless("workload", in: YCSBClientSettings.coreWorkloadClasses)
+        let unknown = p.values.keys.filter { !Self.known.contains($0) && YCSBClientSettings.withoutEffect($0) == nil }.sorted()
         guard unknown.isEmpty else {
             let listed = unknown.map { "\($0) (line \(p.lines[$0] ?? 0))" }.joined(separator: ", ")
             throw YCSBPropertyError(.unknownProperties(unknown), "\(source): YCSB's core workload has no property \(listed); known: \(Self.known.sorted().joined(separator: ", "))")
         }
-        let reader = Reader(properties: p, source: source)
-        try reader.unsupportedUnless("workload", in: ["site.ycsb.workloads.CoreWorkload", "com.yahoo.ycsb.workloads.CoreWorkload"])
-        try reader.unsupportedUnless("fieldlengthdistribution", in: ["constant"])
-        try reader.unsupportedUnless("dataintegrity", in: ["false"])
-        try reader.unsupportedUnless("measurementtype", in: ["hdrhistogram"])
-        for key in ["hotspotdatafraction", "hotspotopnfraction", "exponential.percentile", "exponential.frac"] {
-            try reader.unsupportedUnless(key, in: [])   // they shape distributions StoreBench does not implement
-        }
+        settingsWithoutEffect = try YCSBClientSettings.check(p, reader)
         recordCount = try reader.int("recordcount", recordCount, min: 1)
         operationCount = try reader.int("operationcount", operationCount, min: 0)
         threadCount = try reader.int("threadcount", threadCount, min: 1)
@@ -95,21 +98,23 @@ public struct YCSBWorkloadSpec: Sendable, Equatable {
         insertStart = try reader.int("insertstart", insertStart, min: 0)
         insertCount = try p.values["insertcount"].map { _ in try reader.int("insertcount", 0, min: 0) }
         zipfianConstant = try reader.double("zipfian.constant", zipfianConstant, above: 0)
+        zeroPadding = try reader.int("zeropadding", zeroPadding, min: 1)
         let total = readProportion + updateProportion + insertProportion + scanProportion + readModifyWriteProportion
         guard total > 0 else {
             throw YCSBPropertyError(.invalidValue(property: "readproportion", value: "0"), "\(source): every operation proportion is 0; give at least one of readproportion, updateproportion, insertproportion, scanproportion, readmodifywriteproportion")
         }
     }
 
-    /// Every property YCSB's core workload and client read from a workload file.
-    public static let known: Set<String> = [
+    /// Every property YCSB's core workload and client read from a workload file: those that
+    /// shape the run here, those followed only at YCSB's default, and those without effect
+    /// (`YCSBClientSettings`; also any `htrace.*`).
+    public static let known: Set<String> = Set([
         "workload", "recordcount", "operationcount", "threadcount", "table", "fieldcount", "fieldlength",
-        "fieldlengthdistribution", "fieldnameprefix", "readallfields", "writeallfields",
+        "fieldnameprefix", "readallfields", "writeallfields",
         "readproportion", "updateproportion", "insertproportion", "scanproportion", "readmodifywriteproportion",
         "requestdistribution", "minscanlength", "maxscanlength", "scanlengthdistribution", "insertorder",
-        "insertstart", "insertcount", "zipfian.constant", "dataintegrity", "measurementtype",
-        "hotspotdatafraction", "hotspotopnfraction", "exponential.percentile", "exponential.frac",
-    ]
+        "insertstart", "insertcount", "zipfian.constant", "zeropadding",
+    ]).union(YCSBClientSettings.onlyAt.keys).union(YCSBClientSettings.withoutEffect.keys)
 }
 
 extension YCSBWorkloadSpec {
@@ -118,7 +123,8 @@ extension YCSBWorkloadSpec {
         let properties: YCSBProperties
         let source: String
 
-        private func at(_ key: String) -> String { "\(source):\(properties.lines[key] ?? 0)" }
+        /// `file:line` of `key`, for messages.
+        func at(_ key: String) -> String { "\(source):\(properties.lines[key] ?? 0)" }
 
         func string(_ key: String, _ fallback: String) -> String { properties.values[key] ?? fallback }
 

@@ -43,17 +43,18 @@ public enum YCSBWorkloads {
     public static func workload(file path: String) throws -> Workload {
         let spec = try YCSBWorkloadSpec(file: path)
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-        return make(name: "ycsb.\(spec.name)", summary: "YCSB workload from \(path): \(describe(spec))", file: absolute, inQuickProfile: true) { _ in
+        return make(name: "ycsb.\(spec.name)", summary: "From a YCSB property file: \(describe(spec))", file: absolute, inQuickProfile: true) { _ in
             try YCSBWorkloadSpec(file: absolute)
         }
     }
 
-    /// The mix in words: `50% READ, 50% UPDATE, zipfian, 1,000 records, 1,000 operations, 1 thread`.
+    /// The mix in words: `50% read, 50% update, zipfian keys`. Not the sizes: the report gives
+    /// those of the run (the workload's summary would say them twice).
     static func describe(_ s: YCSBWorkloadSpec) -> String {
         let mix = [(s.readProportion, "read"), (s.updateProportion, "update"), (s.insertProportion, "insert"),
                    (s.scanProportion, "scan"), (s.readModifyWriteProportion, "read-modify-write")]
             .filter { $0.0 > 0 }.map { "\(Int(($0.0 * 100).rounded()))% \($0.1)" }.joined(separator: ", ")
-        return "\(mix); \(s.requestDistribution.rawValue) keys; \(s.recordCount) records, \(s.operationCount) operations, \(s.threadCount) thread\(s.threadCount == 1 ? "" : "s")"
+        return "\(mix), \(s.requestDistribution.rawValue) keys"
     }
 
     /// Records the settings the run phase ran with.
@@ -68,6 +69,7 @@ public enum YCSBWorkloads {
         ctx.record(P.threads, spec.threadCount)
         ctx.record(P.fieldCount, spec.fieldCount)
         ctx.record(P.fieldLength, spec.fieldLength)
+        if !spec.settingsWithoutEffect.isEmpty { ctx.record(P.withoutEffect, P.withoutEffectValue(spec.settingsWithoutEffect)) }
     }
 
     struct State: @unchecked Sendable {
