@@ -7,7 +7,8 @@ import StoreBenchKit
 /// what `compare` and `report` read. Documentation/Workloads.md documents the schema; `schemaVersion` changes
 /// when a field changes meaning.
 public struct RunResults: Codable, Sendable {
-    /// 3: each cell's parameters, each workload's use cases, the figures' declarations.
+    /// 3: each cell's parameters, each workload's use cases, the figures' declarations; later,
+    /// optional and so still 3: `intervalNanos` and `intervalRounds` of cells that record them.
     /// 2: typed targets (`{"kind", "name"}`), estimates with intervals, allocation and
     /// instruction counts. Files of schemas 1 and 2 are still read (`Suites.completing` fills
     /// in what they did not record).
@@ -230,6 +231,12 @@ public struct CellResult: Codable, Sendable, Hashable {
     public var samples: [Double]?
     /// Nanoseconds per operation of each round, in order, when the cell ran in several rounds.
     public var roundNanos: [Double]?
+    /// Nanoseconds per operation over consecutive intervals of each measured repetition, every
+    /// round's in order (workloads that run few rounds: concurrency, YCSB, lifecycle), each on
+    /// the scale of `nanosPerOperation`: an interval estimate from within the repetitions.
+    public var intervalNanos: [Double]?
+    /// How many of `intervalNanos` each round gave, when the cell ran in several rounds.
+    public var intervalRounds: [Int]?
     public var medianSeconds: Double?
     public var minSeconds: Double?
     public var maxSeconds: Double?
