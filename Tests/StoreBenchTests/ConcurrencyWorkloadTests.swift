@@ -43,6 +43,7 @@ struct ConcurrencyWorkloadTests {
             let t = try run("concurrency.read.\(n)-threads", on: repo, at: dir)
             #expect(t.operations == n * ConcurrencyWorkloads.readsPerThread)
             #expect(t.histogram.totalCount == UInt64(n * ConcurrencyWorkloads.readsPerThread))
+            IntervalSampleTests.expectIntervals(t, "\(n) threads")
         }
         let mixed = try run("concurrency.read-under-write.4-threads", on: repo, at: dir)
         #expect(mixed.operations == ConcurrencyWorkloads.pacedReaders * ConcurrencyWorkloads.readsPerReader)
@@ -51,9 +52,11 @@ struct ConcurrencyWorkloadTests {
         }
         // Paced: a repetition lasts about its schedule (1 s), not as long as the reads take.
         #expect(Double(mixed.elapsed) / Double(mixed.operations) < 50_000_000)
+        IntervalSampleTests.expectIntervals(mixed, "read-under-write")
         let writer = try run("concurrency.write-paced", on: repo, at: dir)
         #expect(writer.operations == ConcurrencyWorkloads.commits)
         #expect(writer.metrics["read p50 ns"] == nil && (writer.metrics["writer p99 ns"] ?? 0) > 0)
+        IntervalSampleTests.expectIntervals(writer, "write-paced")
     }
 
     @Test func aLongReaderGrowsTheWALOnSQLiteAndTheDataFileOnLMDB() throws {
@@ -64,6 +67,7 @@ struct ConcurrencyWorkloadTests {
             #expect(t.operations == ConcurrencyWorkloads.burstCommits)
             #expect((t.metrics["store growth bytes"] ?? 0) > 1_000_000, "\(kind): the snapshot held pages back")
             #expect(t.metrics["recovery ms"] != nil && t.metrics["first commit after ns"] != nil)
+            IntervalSampleTests.expectIntervals(t, "\(kind) long reader")
             if kind == "sqlite" {
                 #expect((t.metrics["wal bytes"] ?? 0) > 4 * (t.metrics["wal bytes before"] ?? 0), "the WAL grew past its checkpoint size")
             } else {
@@ -78,6 +82,7 @@ struct ConcurrencyWorkloadTests {
         let t = try run("concurrency.observe.100-results.1-observers", on: graph, at: dir)
         #expect(t.operations == ConcurrencyWorkloads.observedCommits)
         #expect((t.metrics["notify p50 ns"] ?? 0) > 0 && (t.metrics["notify p99 ns"] ?? 0) >= (t.metrics["notify p50 ns"] ?? 0))
+        IntervalSampleTests.expectIntervals(t, "observe")
         let none = try run("concurrency.observe.100-results.0-observers", on: graph, at: dir)
         #expect(none.metrics["notify p50 ns"] == nil)
 

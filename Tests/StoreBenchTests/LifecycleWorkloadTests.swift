@@ -49,6 +49,8 @@ struct LifecycleWorkloadTests {
         for name in ["lifecycle.open.cold", "lifecycle.open.warm"] {
             let t = try run(name, d, at: dir)
             #expect(t.operations == 1, "\(d.name) \(name)")
+            let open = try #require(t.intervalNanos?.first, "one interval: the open")
+            #expect(t.intervalNanos?.count == 1 && open >= Double(t.elapsed) && open < Double(t.elapsed) * 1.5 + 10_000)
             #expect((t.metrics["open ns"] ?? 0) > 0 && (t.metrics["first result ns"] ?? 0) > 0, "\(d.name) \(name)")
             if name.hasSuffix("cold") {
                 let cached = try #require(t.metrics["cached after drop %"])
@@ -67,6 +69,7 @@ struct LifecycleWorkloadTests {
         let t = try run("lifecycle.churn", d, at: dir)
         let posts = SocialGenerator(try Bench.spec()).posts
         #expect(t.operations == posts / 2 * 2 + (posts + 1) / 2, "a delete, an update or an insert per operation")
+        IntervalSampleTests.expectIntervals(t, "\(d.name) churn")
         let load = try #require(t.metrics["size load bytes"]), churn = try #require(t.metrics["size churn bytes"])
         let compacted = try #require(t.metrics["size compact bytes"]), peak = try #require(t.metrics["compact peak bytes"])
         #expect(compacted < churn, "\(d.name): \(load) → \(churn) → \(compacted) bytes")

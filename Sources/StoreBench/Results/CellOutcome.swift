@@ -19,4 +19,7 @@ public struct CellOutcome: Codable, Sendable, Hashable {
     public var allocations: AllocationCount?
     /// The CPU's instructions per operation over the measured repetitions, where offered.
     public var cpuInstructionsPerOperation: Double?
+    /// Nanoseconds per operation over consecutive intervals of each measured repetition, in
+    /// order (`OperationTimer.intervalNanos`), from workloads that record them.
+    public var intervalNanos: [Double]? = nil
 }

@@ -3,7 +3,8 @@ import StoreBenchKit
 extension CellResult {
     /// One result per (target, workload, scale) from results that may hold several rounds of
     /// it, in first-seen order. A cell's rounds pool into one: `roundNanos` keeps each round's
-    /// time per operation and the time estimate is their median with its interval; percentiles
+    /// time per operation and the time estimate is their median with its interval; `intervalNanos`
+    /// are concatenated in round order (`intervalRounds` counts each round's); percentiles
     /// are the median of the rounds' (the maximum the maximum), as are the figures a workload reports; peak memory the largest, the
     /// counts those of the round that counted. A round that did not finish makes the whole cell
     /// report that round's status and reason.
@@ -30,6 +31,10 @@ extension CellResult {
             return r
         }
         r.setTiming(rounds.flatMap { $0.samples ?? [] }, rounds: rounds.map { $0.nanosPerOperation ?? 0 })
+        if rounds.contains(where: { $0.intervalNanos != nil }) {
+            r.intervalNanos = rounds.flatMap { $0.intervalNanos ?? [] }
+            r.intervalRounds = rounds.map { $0.intervalNanos?.count ?? 0 }
+        }
         let latencies = rounds.compactMap(\.latency)
         if latencies.count == rounds.count, !latencies.isEmpty {
             func mid(_ k: KeyPath<LatencySummary, UInt64>) -> UInt64 {
@@ -67,6 +72,7 @@ extension CellResult {
         if let recorded = outcome.parameters { parameters = (parameters ?? [:]).merging(recorded) { _, workload in workload } }
         allocations = outcome.allocations
         cpuInstructionsPerOperation = outcome.cpuInstructionsPerOperation
+        intervalNanos = outcome.intervalNanos
         if let instructions, outcome.operations > 0 {
             instructionsPerOperation = Double(instructions) / Double(outcome.operations * max(1, outcome.samples.count))
         }

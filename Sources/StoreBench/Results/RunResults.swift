@@ -7,7 +7,8 @@ import StoreBenchKit
 /// what `compare` and `report` read. Documentation/Workloads.md documents the schema; `schemaVersion` changes
 /// when a field changes meaning.
 public struct RunResults: Codable, Sendable {
-    /// 3: each cell's parameters, each workload's use cases, the figures' declarations.
+    /// 3: each cell's parameters, each workload's use cases, the figures' declarations; later,
+    /// optional and so still 3: `intervalNanos` and `intervalRounds` of cells that record them.
     /// 2: typed targets (`{"kind", "name"}`), estimates with intervals, allocation and
     /// instruction counts. Files of schemas 1 and 2 are still read (`Suites.completing` fills
     /// in what they did not record).
@@ -232,9 +233,12 @@ public struct CellResult: Codable, Sendable, Hashable {
     public var samples: [Double]?
     /// Nanoseconds per operation of each round, in order, when the cell ran in several rounds.
     public var roundNanos: [Double]?
-    /// Nanoseconds per operation over each of consecutive intervals of the measured
-    /// repetitions (long cells: concurrency, YCSB, lifecycle), every round's in turn.
+    /// Nanoseconds per operation over consecutive intervals of each measured repetition, every
+    /// round's in order (workloads that run few rounds: concurrency, YCSB, lifecycle), each on
+    /// the scale of `nanosPerOperation`: an interval estimate from within the repetitions.
     public var intervalNanos: [Double]?
+    /// How many of `intervalNanos` each round gave, when the cell ran in several rounds.
+    public var intervalRounds: [Int]?
     /// Each figure's value in each round, when the cell ran several (`metrics` holds them pooled).
     public var roundFigures: [String: [Double]]?
     public var medianSeconds: Double?

@@ -26,6 +26,7 @@ struct CellRun {
     private var sink = 0
     private var allocations: AllocationCount?
     private var cpuInstructions: Int64? = 0
+    private var intervals: [Double]?
 
     init(spec: CellSpec, workload: Workload, generator: SocialGenerator, target: Target, store: URL, template: URL, residentAtStart: UInt64) {
         (self.spec, self.workload, self.generator, self.target) = (spec, workload, generator, target)
@@ -103,6 +104,7 @@ struct CellRun {
         spans = timer.spans
         histogram.add(timer.histogram)
         metrics.merge(timer.metrics) { _, new in new }
+        if let more = timer.intervalNanos { intervals = (intervals ?? []) + more }
     }
 
     /// What the cell measured, for the runner.
@@ -112,6 +114,7 @@ struct CellRun {
         let cpuPerOp = cpu == nil ? nil : cpuInstructions.map { Double($0) / Double(max(1, operations * samples.count)) }
         return CellOutcome(samples: samples, operations: operations, spans: spans, latency: LatencySummary(histogram),
                            peakResidentBytes: ResidentMemory.peak(), diskBytes: CellExecutor.allocatedBytes(store), metrics: metrics,
-                           parameters: parameters.isEmpty ? nil : parameters, allocations: allocations, cpuInstructionsPerOperation: cpuPerOp)
+                           parameters: parameters.isEmpty ? nil : parameters, allocations: allocations, cpuInstructionsPerOperation: cpuPerOp,
+                           intervalNanos: intervals)
     }
 }

@@ -10,6 +10,10 @@ import Histogram
 /// ```swift
 /// try timer.each(keys.count) { i in _ = try tx.fetch("Post", id: .int64(keys[i])) }
 /// ```
+/// A workload whose cells run only a few rounds also gives its time per operation over
+/// consecutive intervals of the repetition (`intervalNanos`): from the marks the timer notes
+/// at span ends once `markProgress` is called, or as it computed them (`record(intervals:)`).
+///
 /// Thread safety: one timer per repetition, used by one thread.
 public final class OperationTimer {
     /// Operations timed so far.
@@ -23,6 +27,13 @@ public final class OperationTimer {
     /// Figures a workload reports beside the time (commit latency of a writer thread, bytes a
     /// store grew by): name → value, of the last measured repetition.
     public private(set) var metrics: [String: Double] = [:]
+    /// Clock readings as the operations progress, once `markProgress` asked for them: `each`
+    /// and `unit` note the end of their spans, `progress` marks inside a unit.
+    @usableFromInline package var marks: ProgressMarks?
+    /// The marks of earlier phases (each `markProgress` starts one).
+    private var earlierMarks: [ProgressMarks] = []
+    /// Intervals the workload computed itself (`record(intervals:)`).
+    private var recordedIntervals: [Double]?
     /// Spans shorter than this are grown into groups.
     public let minimumSpan: UInt64
     /// The largest group `each` forms.
@@ -55,8 +66,10 @@ public final class OperationTimer {
             let n = min(group, count - i)
             let start = MonotonicClock.now()
             for k in i..<(i + n) { try body(k) }
-            let span = MonotonicClock.now() &- start
+            let end = MonotonicClock.now()
+            let span = end &- start
             record(span, operations: n)
+            marks?.note(operations, at: end)
             if span < minimumSpan && group < Self.maximumGroup {
                 group = min(Self.maximumGroup, group * 2)
             }
@@ -70,7 +83,9 @@ public final class OperationTimer {
     public func unit<T>(operations n: Int, _ body: () throws -> T) rethrows -> T {
         let start = MonotonicClock.now()
         let result = try body()
-        record(MonotonicClock.now() &- start, operations: n)
+        let end = MonotonicClock.now()
+        record(end &- start, operations: n)
+        marks?.note(operations, at: end)
         return result
     }
 
@@ -110,6 +125,52 @@ public final class OperationTimer {
         spans += 1
         histogram.add(latencies)
     }
+
+    /// Starts noting progress for `intervalNanos` over the next `n` operations timed by `each`
+    /// and `unit` (a mark every 20th of them, into a buffer allocated now: then a comparison
+    /// per span). Called again, it starts another phase (`Intervals.phased`).
+    public func markProgress(expecting n: Int) {
+        if let marks { earlierMarks.append(marks) }
+        marks = ProgressMarks(expecting: n, after: operations)
+    }
+
+    /// A `unit` of `n` operations that reports its progress: `body` calls `step(done)` after each
+    /// of them, so marks fall inside it (a transaction of a thousand writes still gets its
+    /// intervals), and the time after the last (the commit) is shared by its marks in proportion
+    /// to their operations, as the histogram shares a unit's span. Costs a comparison per
+    /// operation and a clock reading per mark, and one more at the last step.
+    ///
+    /// ```swift
+    /// try timer.unit(operations: part.count) { step in try repo.write { tx in for (k, r) in part.enumerated() { try tx.insert(r); step(k + 1) } } }
+    /// ```
+    @discardableResult
+    @inlinable
+    public func unit<T>(operations n: Int, steps body: ((Int) -> Void) throws -> T) rethrows -> T {
+        let first = marks?.marks.count ?? 0
+        var last: UInt64 = 0
+        let start = MonotonicClock.now()
+        let result = try body { done in
+            guard marks != nil else { return }
+            if done >= n {
+                last = MonotonicClock.now()
+            } else if marks!.isDue(operations + done) {
+                marks!.note(operations + done, at: MonotonicClock.now())
+            }
+        }
+        let end = MonotonicClock.now()
+        record(end &- start, operations: n)
+        if last > 0 { marks?.spread(end &- min(last, end), after: first, over: (operations - n)..<operations) }
+        marks?.note(operations, at: end)
+        return result
+    }
+
+    /// Records the intervals a workload computed itself (several threads' marks merged, a
+    /// paced loop's slices), in place of the timer's own marks.
+    public func record(intervals: [Double]) { recordedIntervals = intervals }
+
+    /// The headline over consecutive intervals of this repetition (`Intervals`): recorded, or
+    /// from this timer's marks; nil when the workload asked for neither.
+    public var intervalNanos: [Double]? { recordedIntervals ?? marks.map { Intervals.phased(earlierMarks + [$0]) } }
 
     /// Reports a figure beside the time (see `metrics`).
     public func report(_ figure: Figure, _ value: Double) { metrics[figure.name] = value }

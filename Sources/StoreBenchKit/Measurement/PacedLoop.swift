@@ -13,6 +13,7 @@ import Histogram
 /// var loop = PacedLoop(interval: 1_000_000)          // 1,000 commits per second
 /// try loop.run(operations: 5_000) { try store.write { … } }
 /// loop.latency.valueAtPercentile(99.9)               // ns, from each commit's due time
+/// loop.latencySlices.means                           // mean latency of each 20th of the commits
 /// ```
 ///
 /// `clock` and `sleep` default to the monotonic clock and `nanosleep`; tests pass a virtual
@@ -25,6 +26,10 @@ public struct PacedLoop {
     public private(set) var service = OperationTimer.emptyHistogram()
     /// Operations that started later than due.
     public private(set) var late = 0
+    /// `latency` and `service` summed in consecutive slices of the last `run`'s operations:
+    /// the mean of each slice is the headline of a paced cell over that slice.
+    public private(set) var latencySlices = SliceSums(operations: 0)
+    public private(set) var serviceSlices = SliceSums(operations: 0)
 
     private let clock: () -> UInt64
     private let sleep: (UInt64) -> Void
@@ -40,6 +45,8 @@ public struct PacedLoop {
     /// Runs `body` `operations` times on the schedule; stops at the first error, which it
     /// rethrows.
     public mutating func run(operations: Int, _ body: () throws -> Void) rethrows {
+        latencySlices = SliceSums(operations: operations)
+        serviceSlices = SliceSums(operations: operations)
         let start = clock()
         for i in 0..<operations {
             let due = start &+ UInt64(i) &* interval
@@ -52,8 +59,11 @@ public struct PacedLoop {
             }
             try body()
             let end = clock()
-            latency.record(end - min(due, end))
-            service.record(end - min(now, end))
+            let fromDue = end - min(due, end), fromStart = end - min(now, end)
+            latency.record(fromDue)
+            service.record(fromStart)
+            latencySlices.add(fromDue, at: i)
+            serviceSlices.add(fromStart, at: i)
         }
     }
 

@@ -13,9 +13,9 @@ extension ConcurrencyWorkloads {
 
     /// A reader holds one snapshot open while the writer commits a burst: SQLite cannot
     /// checkpoint past the reader's snapshot, so the WAL grows; LMDB cannot reuse the pages
-    /// the reader may see, so the data file grows. The timer gets the burst's commit times;
-    /// the figures beside them are the file growth, the WAL's size, and how long after the
-    /// reader ends the commits need to get back to the steady state.
+    /// the reader may see, so the data file grows. The timer gets the burst's commit times (its
+    /// intervals from progress marks); the figures beside them are the file growth, the WAL's
+    /// size, and how long after the reader ends the commits need to get back to the steady state.
     static var longReader: Workload {
         .define("concurrency.long-reader", .concurrency,
                 "A reader holds one snapshot while the writer commits \(burstCommits) small updates, one write transaction each; figures: store growth, WAL bytes, time until commits are back to their steady time after the reader ends",
@@ -61,6 +61,7 @@ extension ConcurrencyWorkloads {
             defer { if !released { release.signal() } }
             guard holding.wait(timeout: .now() + 60) == .success else { throw BenchError("the long reader did not start within 60 s") }
             let before = StoreFiles(s.directory)
+            timer.markProgress(expecting: burstCommits)
             try timer.each(burstCommits) { _ in _ = try commit() }
             let after = StoreFiles(s.directory)
             timer.report(ConcurrencySuite.Figures.storeGrowth, Double(after.allocated) - Double(before.allocated))

@@ -20,9 +20,10 @@ extension ConcurrencyWorkloads {
     /// `observers` threads each watch the first `size` comments (by id) while the writer, on
     /// the calling thread, changes one of them per commit at a fixed pace, writing its commit
     /// number into the text. The timer gets the writer's commit times (its cost per commit
-    /// with that many observers); `notify p50/p99 ns` are the times from each commit's return
-    /// to an observer's handling of the change set that holds it (each observer reads the
-    /// changed records' text to know which commits it heard of), over every observer.
+    /// with that many observers; intervals: their mean over each slice of the commits);
+    /// `notify p50/p99 ns` are the times from each commit's return to an observer's handling of
+    /// the change set that holds it (each observer reads the changed records' text to know
+    /// which commits it heard of), over every observer.
     static func observe(size: Int, observers: Int) -> Workload {
         .define("concurrency.observe.\(size)-results.\(observers)-observers", .concurrency,
                 "\(observers) observer thread\(observers == 1 ? "" : "s") watch\(observers == 1 ? "es" : "") \(size) comments while another thread commits a change to one of them every \(observedCommitInterval / 1_000_000) ms; time per operation is the writer's commit, `notify` figures the commit-to-notification latency",
@@ -95,6 +96,7 @@ extension ConcurrencyWorkloads {
             }
         })
         timer.record(total: sum(writer.service), operations: commits, latencies: writer.service)
+        timer.record(intervals: writer.serviceSlices.means)
         timer.report(ConcurrencySuite.Figures.observers, Double(s.observers))
         timer.report(ConcurrencySuite.Figures.results, Double(s.size))
         if s.observers > 0 {

@@ -48,10 +48,12 @@ enum ConcurrencyWorkloads {
                     let wall = try ThreadGang.run(threads: threads) { i in
                         let t = OperationTimer(minimumSpan: minimumSpan)
                         var sink = 0
+                        t.markProgress(expecting: keys[i].count)
                         try t.each(keys[i].count) { k in sink &+= try readPost(repo, keys[i][k]) }
-                        reads.add(t.histogram, operations: t.operations, sink: sink)
+                        reads.add(t.histogram, operations: t.operations, sink: sink, marks: t.marks)
                     }
                     timer.record(total: wall, operations: reads.operations, latencies: reads.histogram)
+                    timer.record(intervals: Intervals.throughput(reads.marks))
                     timer.report(ConcurrencySuite.Figures.threads, Double(threads))
                     return reads.sink
                 })
@@ -130,7 +132,8 @@ enum ConcurrencyWorkloads {
     /// Paced readers on threads (one per key list) and, when `writerKeys` is not empty, a
     /// paced writer on the calling thread. The timer gets the readers' latencies when there
     /// are readers (time per operation = their mean latency from due time), else the writer's;
-    /// the writer's percentiles are reported as `writer p50/p99/p99.9 ns` either way.
+    /// the writer's percentiles are reported as `writer p50/p99/p99.9 ns` either way. The
+    /// intervals are the same mean over each 20th of the schedule (every reader's slices summed).
     static func pacedMix(_ repo: any Repository, readerKeys: [[Int64]], writerKeys: [Int64], timer: OperationTimer) throws -> Int {
         let reads = ThreadResults()
         var writer = PacedLoop(interval: commitInterval)
@@ -142,7 +145,7 @@ enum ConcurrencyWorkloads {
                 sink &+= try readPost(repo, readerKeys[i][n])
                 n += 1
             }
-            reads.add(loop.latency, operations: n, sink: sink, late: loop.late)
+            reads.add(loop.latency, operations: n, sink: sink, late: loop.late, slices: loop.latencySlices)
         }, alongside: {
             var n = 0
             try writer.run(operations: writerKeys.count) {
@@ -156,8 +159,10 @@ enum ConcurrencyWorkloads {
         }
         if readerKeys.isEmpty {
             timer.record(total: sum(writer.latency), operations: writerKeys.count, latencies: writer.latency)
+            timer.record(intervals: writer.latencySlices.means)
         } else {
             timer.record(total: sum(reads.histogram), operations: reads.operations, latencies: reads.histogram)
+            timer.record(intervals: reads.slices?.means ?? [])
             report(reads.histogram, as: "read", to: timer)
             timer.report(ConcurrencySuite.Figures.readLate, Double(reads.late))
         }
@@ -183,13 +188,20 @@ final class ThreadResults: @unchecked Sendable {
     private var _operations = 0
     private var _sink = 0
     private var _late = 0
+    private var _marks: [ProgressMarks] = []
+    private var _slices: SliceSums?
 
-    func add(_ h: Histogram<UInt64>, operations: Int, sink: Int = 0, late: Int = 0) {
+    func add(_ h: Histogram<UInt64>, operations: Int, sink: Int = 0, late: Int = 0,
+             marks: ProgressMarks? = nil, slices: SliceSums? = nil) {
         lock.withLock {
             _histogram.add(h)
             _operations += operations
             _sink &+= sink
             _late += late
+            if let marks { _marks.append(marks) }
+            if let slices {
+                if _slices == nil { _slices = slices } else { _slices!.merge(slices) }
+            }
         }
     }
 
@@ -197,4 +209,7 @@ final class ThreadResults: @unchecked Sendable {
     var operations: Int { lock.withLock { _operations } }
     var sink: Int { lock.withLock { _sink } }
     var late: Int { lock.withLock { _late } }
+    /// Each thread's progress marks (throughput intervals), and the paced threads' slices summed.
+    var marks: [ProgressMarks] { lock.withLock { _marks } }
+    var slices: SliceSums? { lock.withLock { _slices } }
 }

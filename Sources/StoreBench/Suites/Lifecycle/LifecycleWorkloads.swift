@@ -40,6 +40,7 @@ enum LifecycleWorkloads {
                            } else {
                                PageCache.warm(s.directory)
                            }
+                           timer.markProgress(expecting: 1)  // its one interval: this repetition's open
                            let (store, rows, opened, answered) = try timer.unit(operations: 1) { () -> (any Repository, [Record], UInt64, UInt64) in
                                let start = MonotonicClock.now()
                                let store = try s.reopen(BenchSchema.schema, MigrationPlan([]))
@@ -90,11 +91,22 @@ enum LifecycleWorkloads {
                     timer.report(LifecycleSuite.Figures.sizeLoad, Double(StoreFiles(s.directory).apparent))
                     let repo = try s.reopen(BenchSchema.schema, MigrationPlan([]))
                     defer { try? repo.close() }
+                    // Each phase marks its own progress, inside the transactions too (a tiny scale
+                    // has one per phase), each commit shared by its writes: each interval holds a
+                    // share of all three phases.
                     func phase<T>(_ name: String, _ items: [T], _ write: @escaping (any WriteTransaction, T) throws -> Void) throws {
+                        timer.markProgress(expecting: items.count)
                         let start = MonotonicClock.now()
                         for first in stride(from: 0, to: items.count, by: churnBatch) {
                             let part = items[first..<min(items.count, first + churnBatch)]
-                            try timer.unit(operations: part.count) { try repo.write { tx in for item in part { try write(tx, item) } } }
+                            try timer.unit(operations: part.count, steps: { step in
+                                try repo.write { tx in
+                                    for (k, item) in part.enumerated() {
+                                        try write(tx, item)
+                                        step(k + 1)
+                                    }
+                                }
+                            })
                         }
                         timer.report(LifecycleSuite.Figures.phase(name), Double(MonotonicClock.now() &- start) / Double(max(1, items.count)))
                     }

@@ -27,6 +27,9 @@ public struct YCSBRun: Sendable {
         public var wallNanos: UInt64
         public var latencies: [Operation: Histogram<UInt64>]
         public var all: Histogram<UInt64>
+        /// Wall time ÷ operations over consecutive intervals of the run, all threads together
+        /// (`Intervals.throughput`): 1 ÷ throughput, interval by interval.
+        public var intervalNanos: [Double] = []
         public var throughput: Double { wallNanos == 0 ? 0 : Double(operations) * 1e9 / Double(wallNanos) }
     }
 
@@ -68,19 +71,21 @@ public struct YCSBRun: Sendable {
     public func run(on repo: any Repository) throws -> Result {
         let threads = spec.threadCount
         let inserts = InsertSequence(next: spec.recordCount)
-        let gathered = Locked<[Operation: Histogram<UInt64>]>([:])
+        let gathered = Locked<(latencies: [Operation: Histogram<UInt64>], marks: [ProgressMarks])>(([:], []))
         let wall = try ThreadGang.run(threads: threads) { t in
             let share = spec.operationCount / threads + (t < spec.operationCount % threads ? 1 : 0)
             var worker = Worker(run: self, repo: repo, inserts: inserts, thread: t)
             try worker.perform(share)
             gathered.withLock { all in
-                for (op, h) in worker.latencies { all[op, default: OperationTimer.emptyHistogram()].add(h) }
+                for (op, h) in worker.latencies { all.latencies[op, default: OperationTimer.emptyHistogram()].add(h) }
+                all.marks.append(worker.marks)
             }
         }
-        let latencies = gathered.withLock { $0 }
+        let (latencies, marks) = gathered.withLock { $0 }
         var all = OperationTimer.emptyHistogram()
         for h in latencies.values { all.add(h) }
-        return Result(operations: spec.operationCount, wallNanos: wall, latencies: latencies, all: all)
+        return Result(operations: spec.operationCount, wallNanos: wall, latencies: latencies, all: all,
+                      intervalNanos: Intervals.throughput(marks))
     }
 }
 
@@ -121,6 +126,8 @@ extension YCSBRun {
         var keys: KeyChooser
         var scanLengths: ZipfianGenerator?
         var latencies: [Operation: Histogram<UInt64>] = [:]
+        /// Progress marks from each operation's own end reading (one kept per 20th of the share).
+        var marks = ProgressMarks(expecting: 0)
         var sink = 0
         let thresholds: [(Double, Operation)]
         let keyPath: KeyPathExpression = KeyPathExpression(YCSBTable.key)
@@ -146,10 +153,12 @@ extension YCSBRun {
         }
 
         mutating func perform(_ count: Int) throws {
-            for _ in 0..<count {
+            marks = ProgressMarks(expecting: count)
+            for i in 0..<count {
                 let u = Double(rng.next() >> 11) / Double(1 << 53)
                 let op = thresholds.first { u < $0.0 }?.1 ?? thresholds.last!.1
-                try perform(op)
+                let end = try perform(op)
+                marks.note(i + 1, at: end)
             }
         }
 
@@ -173,7 +182,8 @@ extension YCSBRun {
             run.spec.readAllFields ? Touch.row(r) : (r[field + 1].stringValue?.utf8.count ?? 0)
         }
 
-        private mutating func perform(_ op: Operation) throws {
+        /// Performs `op`, records its latency, and returns the clock reading at its end.
+        private mutating func perform(_ op: Operation) throws -> UInt64 {
             let table = run.spec.table
             let start: UInt64
             switch op {
@@ -214,8 +224,9 @@ extension YCSBRun {
                     return touch(r, field: field)
                 }
             }
-            let span = MonotonicClock.now() &- start
-            latencies[op, default: OperationTimer.emptyHistogram()].record(max(1, span))
+            let end = MonotonicClock.now()
+            latencies[op, default: OperationTimer.emptyHistogram()].record(max(1, end &- start))
+            return end
         }
     }
 }

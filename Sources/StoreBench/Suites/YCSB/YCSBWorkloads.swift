@@ -8,7 +8,8 @@ import StoreBenchKit
 /// A repetition opens a new store of the target backend with the `usertable` schema, loads it
 /// (the load phase, timed and reported as `load ops/s`) and times the run phase: time per
 /// operation is 1 ÷ throughput over all threads, and each operation kind's count, average,
-/// p95 and p99 latency are reported as `<KIND> avg ns` and so on, YCSB's own terms. The
+/// p95 and p99 latency are reported as `<KIND> avg ns` and so on, YCSB's own terms; the
+/// intervals are 1 ÷ throughput over each 20th of the run phase's operations. The
 /// registered workloads take `recordcount` and `operationcount` from the scale's fixture
 /// (`ycsb` block) when it has one, so the reference runs them larger than the files' 1,000;
 /// a file given with `--ycsb` runs as written.
@@ -109,6 +110,7 @@ public enum YCSBWorkloads {
                 body: { _, s, timer in
                     let result = try s.run.run(on: s.repo)
                     timer.record(total: result.wallNanos, operations: result.operations, latencies: result.all)
+                    timer.record(intervals: result.intervalNanos)
                     for (op, h) in result.latencies {
                         typealias F = YCSBSuite.Figures
                         timer.report(F.count(op), Double(h.totalCount))
