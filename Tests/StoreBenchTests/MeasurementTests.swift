@@ -127,8 +127,9 @@ import Testing
         #expect(order == [
             "sqlite memory.load", "sqlite rows.load", "lmdb memory.load", "lmdb rows.load",
             "floor:sqlite memory.load", "floor:sqlite rows.load", "floor:lmdb memory.load", "floor:lmdb rows.load",
-            "c:sqlite rows.load", "c:lmdb rows.load",
+            "c:sqlite rows.load", "c:lmdb rows.load", "journal:sqlite memory.load",
             "sqlite crud.read-pk.single", "lmdb crud.read-pk.single", "floor:sqlite crud.read-pk.single", "floor:lmdb crud.read-pk.single",
+            "journal:sqlite crud.read-pk.single",
             "sqlite query.count", "lmdb query.count",
             "sqlite rows.fetch", "lmdb rows.fetch", "floor:sqlite rows.fetch", "floor:lmdb rows.fetch", "c:sqlite rows.fetch", "c:lmdb rows.fetch",
         ])

@@ -10,6 +10,15 @@ public enum Floors {
         try SQLiteFloor(path: dir.appendingPathComponent("floor.sqlite").path, durability: durability)
     }
 
+    /// The SQLite floor with the rollback journal instead of WAL, over `workloads`, checking
+    /// `floor:sqlite` (so its × floor is WAL ÷ rollback journal).
+    public static func sqliteRollbackJournal(_ workloads: Set<String>) -> FloorProgram {
+        FloorProgram(id: .reference("journal:sqlite"), engine: "sqlite", checks: .floor("sqlite"), workloads: workloads,
+                     summary: "The SQLite floor with the rollback journal (journal_mode=DELETE) instead of WAL: what WAL changes") { dir, durability in
+            try SQLiteFloor(path: dir.appendingPathComponent("floor.sqlite").path, durability: durability, journalMode: "DELETE")
+        }
+    }
+
     public static let lmdb = FloorProgram(id: .floor("lmdb"), engine: "lmdb",
                                           summary: "Bare LMDB C API loops, no abstraction") { dir, durability in
         try LMDBFloor(directory: dir.path, durability: durability)

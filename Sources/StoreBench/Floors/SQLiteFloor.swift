@@ -26,13 +26,14 @@ final class SQLiteFloor: Floor {
     /// Text and blobs of the values being bound (bound `SQLITE_STATIC`, valid until the next bind).
     private let scratch = ScratchBuffer()
 
-    init(path: String, durability: Durability) throws {
+    /// `journalMode` is WAL as SQLiteStore runs; `DELETE` (the rollback journal) measures what WAL changes.
+    init(path: String, durability: Durability, journalMode: String = "WAL") throws {
         var handle: OpaquePointer?
         let rc = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
         db = handle
         do {
             if rc != SQLITE_OK { throw failure(rc, "open \(path)") }
-            try exec("PRAGMA journal_mode = WAL")
+            try exec("PRAGMA journal_mode = \(journalMode)")
             try exec("PRAGMA synchronous = \(durability == .durable ? "FULL" : "NORMAL")")
             try exec("BEGIN IMMEDIATE")
             for sql in FloorSQL.ddl { try exec(sql) }

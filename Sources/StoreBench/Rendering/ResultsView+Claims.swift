@@ -33,8 +33,7 @@ extension ResultsView {
     /// A check's mean log ratio over the pairs whose both cells measured; nil when none did.
     func logRatio(of check: SeedClaim.Check, _ rule: DecisionRule) -> LogRatio? {
         LogRatio.mean(of: check.pairs.compactMap { pair in
-            guard let a = okCell(pair.numerator.backend, pair.numerator.workload),
-                  let b = okCell(pair.denominator.backend, pair.denominator.workload) else { return nil }
+            guard let a = okCell(pair.numerator), let b = okCell(pair.denominator) else { return nil }
             if pair.numerator.figure == nil, pair.denominator.figure == nil {
                 return pair.numerator.workload == pair.denominator.workload ? a.logRatio(to: b).map(rule.moderated)
                     : LogRatio(unpaired: a.intervalNanos ?? a.perRoundNanos ?? [], over: b.intervalNanos ?? b.perRoundNanos ?? [])
@@ -52,7 +51,12 @@ extension ResultsView {
     /// Checks whose cells this run has: each is one comparison the report decides.
     var measurableClaimChecks: Int {
         (results.claims ?? []).flatMap(\.checks).filter { check in
-            check.pairs.contains { okCell($0.numerator.backend, $0.numerator.workload) != nil && okCell($0.denominator.backend, $0.denominator.workload) != nil }
+            check.pairs.contains { okCell($0.numerator) != nil && okCell($0.denominator) != nil }
         }.count
+    }
+
+    /// A term's cell at the main scale, when it measured.
+    func okCell(_ term: SeedClaim.Term) -> CellResult? {
+        results.cell(term.target, term.workload, mainScale).flatMap { $0.isOK ? $0 : nil }
     }
 }

@@ -200,7 +200,8 @@ extension ResultsView {
         exactly the workload's work (the same transactions, columns and text decoding, reused buffers); "× floor" is a \
         backend's time ÷ its engine's floor, from the same run, which stays comparable across machines. Reference programs \
         check them: `c:sqlite` and `c:lmdb` run the rows workloads as plain C, and their × floor is the Swift floor ÷ the C \
-        loop; `plain:grdb` uses GRDB directly as its documentation advises, and its × floor is GRDBStore ÷ plain GRDB. \
+        loop; `journal:sqlite` is the SQLite floor over the rollback journal instead of WAL (a bulk insert, reads by key), and its \
+        × floor is WAL ÷ rollback journal; `plain:grdb` uses GRDB directly as its documentation advises, and its × floor is GRDBStore ÷ plain GRDB. \
         Costs that belong to GRDB itself, not to this project (a `DatabasePool` read takes a reader connection from the pool \
         and opens a deferred transaction; statements are cached per connection; `sb_fold`/`sb_like` run as Swift \
         `DatabaseFunction`s), appear in both and cancel in that ratio. What the ratio keeps above 1 is this project's \

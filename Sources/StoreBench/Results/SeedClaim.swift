@@ -6,15 +6,20 @@
 /// the report's first page gives each a verdict: holds, does not hold, undecided, or not
 /// measurable here (a cell it needs did not run).
 public struct SeedClaim: Codable, Sendable, Hashable {
-    /// One side of a pair: a backend's cell of a workload, and what of it is compared.
+    /// One side of a pair: a target's cell of a workload, and what of it is compared.
     public struct Term: Codable, Sendable, Hashable {
-        public let backend: String
+        public let target: TargetID
         public let workload: String
         /// A figure's name; nil compares time per operation.
         public let figure: String?
 
+        /// A backend's cell.
         public init(_ backend: String, _ workload: String, figure: String? = nil) {
-            self.backend = backend
+            self.init(target: .backend(backend), workload, figure: figure)
+        }
+
+        public init(target: TargetID, _ workload: String, figure: String? = nil) {
+            self.target = target
             self.workload = workload
             self.figure = figure
         }

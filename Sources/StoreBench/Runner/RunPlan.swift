@@ -62,7 +62,10 @@ public struct RunPlan: Sendable {
         let engines = Set(backends.map(\.engine))
         let floors = programs.filter { $0.id.kind == .floor && engines.contains($0.engine) }
         let measured = Set(backends.map { TargetID.backend($0.name) } + floors.map(\.id))
-        return floors + programs.filter { $0.id.kind == .reference && $0.checks.map(measured.contains) == true }
+        let names = Set(workloads.map(\.name))
+        return floors + programs.filter { p in
+            p.id.kind == .reference && p.checks.map(measured.contains) == true && p.workloads.map { !$0.isDisjoint(with: names) } != false
+        }
     }
 
     /// Every target in report order: backends, floors, references.

@@ -10,7 +10,4 @@ extension Floors {
             try CReferenceFloors.open(engine: engine, directory: dir, durability: durability)
         }
     }
-
-    /// Every built-in program: the floors, then the C references.
-    public static let builtin: [FloorProgram] = floors + [cReference("sqlite"), cReference("lmdb")]
 }
