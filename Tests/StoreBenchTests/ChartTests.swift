@@ -2,8 +2,9 @@ import Foundation
 @testable import StoreBench
 import Testing
 
-/// The report's Mermaid charts on crafted results: palette, key, axes from zero, range tables,
-/// one colour per backend, and readable axes despite an outlier.
+/// The report's SVG charts on crafted results: every chart linked as an image with its title,
+/// a legend and a table; one style per backend; log axes for ratios with readable ticks; an
+/// outlier drawn whole; intervals as whiskers; sizes at logarithmic distances.
 @Suite struct ChartTests {
     static let backends = ["sqlite", "lmdb", "grdb", "objectgraph+sqlite", "objectgraph+lmdb"]
 
@@ -40,7 +41,8 @@ import Testing
         let machine = MachineInfo(cpu: "Test CPU", cores: 2, memoryBytes: 8 << 30, os: "TestOS", swift: "6.3", build: "release",
                                   sqlite: "3.40.1", lmdb: "0.9.24")
         let workloads = ["crud.read-pk.single", "batch.bulk-insert", "query.full-scan", "query.unindexed-eq", "memory.load"].map { w in
-            RunResults.WorkloadInfo(name: w, category: WorkloadRegistry.named(w)?.category ?? .crud, summary: "test", hasFloor: false)
+            RunResults.WorkloadInfo(name: w, category: WorkloadRegistry.named(w)?.category ?? .crud,
+                                    summary: WorkloadRegistry.named(w)?.summary ?? "test", hasFloor: false)
         }
         return RunResults(generatedAt: Date(timeIntervalSince1970: 1_800_000_000), command: "storebench run", profile: "test",
                           durability: .durable, repetitions: 3, warmup: 1, machine: machine,
@@ -51,149 +53,200 @@ import Testing
                           workloads: workloads, cells: cells, conformance: [], durationSeconds: 42, rounds: 6)
     }
 
-    /// One chart of the report: the text before its block (back to the previous block), the
-    /// block's lines, and the text after it.
+    /// One chart of the report: its image line's text and file, its SVG read back, and the
+    /// Markdown after the image line (up to the next image or heading).
     struct Chart {
-        let before: String
-        let lines: [String]
+        let alt: String
+        let file: String
+        let svg: SVGInspection
         let after: String
-        var palette: [String] {
-            guard let line = lines.first(where: { $0.hasPrefix("%%{init:") }),
-                  let r = line.range(of: "\"plotColorPalette\": \"") else { return [] }
-            let rest = line[r.upperBound...]
-            return rest[..<rest.firstIndex(of: "\"")!].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        }
-        var series: [[Double]] {
-            lines.filter { $0.hasPrefix("    bar [") || $0.hasPrefix("    line [") }.map { l in
-                l[l.index(after: l.firstIndex(of: "[")!)..<l.lastIndex(of: "]")!].split(separator: ",")
-                    .map { Double($0.trimmingCharacters(in: .whitespaces))! }
-            }
-        }
-        var yAxis: (low: Double, high: Double)? {
-            guard let l = lines.first(where: { $0.hasPrefix("    y-axis ") }), let r = l.range(of: "\" ") else { return nil }
-            let parts = l[r.upperBound...].components(separatedBy: " --> ")
-            guard parts.count == 2, let a = Double(parts[0]), let b = Double(parts[1]) else { return nil }
-            return (a, b)
-        }
-        /// The key's backend → hex pairs, in order.
-        var key: [(backend: String, hex: String)] {
-            guard let line = before.split(separator: "\n").last(where: { $0.hasPrefix("**Bar colours:**") || $0.hasPrefix("**Line colours:**") })
-            else { return [] }
-            let regex = /`(#[0-9A-F]{6})` = `([^`]+)`/
-            return line.matches(of: regex).map { (String($0.output.2), String($0.output.1)) }
-        }
     }
 
-    static func charts(_ md: String) -> [Chart] {
+    /// The charts of the report's "Charts" page.
+    static func charts(_ results: RunResults) -> [Chart] {
+        let report = MarkdownReport(results)
+        let md = report.renderAll()
         let section = md.components(separatedBy: "## Charts\n")[1].components(separatedBy: "\n## ")[0]
-        let pieces = section.components(separatedBy: "```mermaid\n")
-        return pieces.indices.dropFirst().map { i in
-            let block = pieces[i].components(separatedBy: "```\n")
-            return Chart(before: pieces[i - 1].components(separatedBy: "```\n").last!, lines: block[0].split(separator: "\n").map(String.init),
-                         after: block.dropFirst().joined(separator: "```\n"))
+        return charts(in: section, report.chartFiles)
+    }
+
+    static func charts(in markdown: String, _ files: ChartFiles) -> [Chart] {
+        let pieces = markdown.components(separatedBy: "\n![")
+        return pieces.dropFirst().map { piece in
+            let line = piece.prefix { $0 != "\n" }
+            let m = line.firstMatch(of: /^(.*)\]\(([a-z0-9-]+\.svg)\)$/)!
+            let file = String(m.output.2)
+            let rest = piece.dropFirst(line.count)
+            return Chart(alt: String(m.output.1), file: file, svg: SVGInspection(files.svg(named: file) ?? ""),
+                         after: String(rest.components(separatedBy: "\n#")[0]))
         }
     }
 
-    @Test func everyChartHasPaletteKeyZeroAxisAndRangeTable() {
-        let charts = Self.charts(MarkdownReport(Self.results()).renderAll())
+    @Test func everyChartIsAnSVGWithItsTitleLegendAndTable() {
+        let charts = Self.charts(Self.results())
         #expect(charts.count == 3 + 1 + 4, "crud, batch, query; memory; four workloads across scales")
         for c in charts {
-            #expect(c.lines.first?.hasPrefix("%%{init: {") == true && c.lines.first?.hasSuffix("}%%") == true)
-            #expect(c.lines.contains("xychart-beta"))
-            #expect(c.lines.contains { $0.hasPrefix("    title \"") })
-            #expect(c.palette.count == c.series.count, "one colour per series")
-            #expect(c.key.map(\.hex) == c.palette, "the key lists the palette in order")
-            #expect(c.yAxis?.low == 0, "y-axis from zero: \(c.lines)")
-            // Values on the axis; a bar chart's "no bar" is −top, below it.
-            #expect(c.series.allSatisfy { $0.allSatisfy { ($0 >= 0 && $0 <= c.yAxis!.high) || $0 == -c.yAxis!.high } })
-            #expect(c.after.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("| colour | backend |"), "a table follows")
+            #expect(c.svg.wellFormed, "\(c.file): \(c.svg.error ?? "")")
+            #expect(!c.svg.title.isEmpty && c.svg.title == c.alt, "the image's text is the chart's title")
+            #expect(c.svg.texts.contains { $0.className == "title" })
+            #expect(!c.svg.series.isEmpty && c.svg.legend == c.svg.series, "every series in the legend: \(c.file)")
+            #expect(c.svg.legendLabels == c.svg.series)
+            #expect(c.svg.overlaps.isEmpty, "\(c.file): \(c.svg.overlaps)")
+            #expect(c.svg.outside.isEmpty, "\(c.file): \(c.svg.outside)")
+            #expect(c.after.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("| key | backend |"), "a table follows")
         }
+        let files = charts.map(\.file)
+        #expect(Set(files).count == files.count)
+        #expect(files.contains("time-by-category-crud.svg") && files.contains("memory-per-record.svg")
+            && files.contains("across-scales-crud-read-pk-single.svg"))
     }
 
-    @Test func aBackendHasOneColourInEveryChart() {
-        let charts = Self.charts(MarkdownReport(Self.results(outlier: 20)).renderAll())
+    @Test func axisLabelsAreWordsNotKeys() {
+        let charts = Self.charts(Self.results())
+        let crud = charts.first { $0.file == "time-by-category-crud.svg" }!
+        #expect(crud.svg.title == "Create, read, update, delete: time per operation relative to the fastest backend")
+        let read = charts.first { $0.file == "across-scales-crud-read-pk-single.svg" }!
+        #expect(read.svg.title == "Read a post by a random primary key, every field: time relative to the fastest backend, by dataset size",
+                "the workload's summary up to its first semicolon: \(read.svg.title)")
+        for c in charts {
+            let axisWords = c.svg.texts.filter { $0.className == "x-label" || $0.className == "axis-title" || $0.className == "title" }
+            #expect(!axisWords.contains { $0.content.contains(/[a-z]+\.[a-z-]+\.[a-z]/) }, "no workload key in \(c.file)'s axes")
+        }
+        #expect(read.svg.texts.contains { $0.className == "axis-title" && $0.content.contains("(log scale") })
+        #expect(read.svg.texts.contains { $0.className == "x-label" && $0.content == "21,060 records" })
+    }
+
+    @Test func aBackendHasOneStyleInEveryChart() {
+        let charts = Self.charts(Self.results(outlier: 20))
         var seen: [String: String] = [:]
         for c in charts {
-            for (b, hex) in c.key {
-                #expect(seen[b, default: hex] == hex, "\(b) drawn in \(hex) and \(seen[b]!)")
-                seen[b] = hex
-            }
-            // A bar chart's series i has its only bar at x position i: the backend keyed i-th.
-            if c.lines.contains(where: { $0.hasPrefix("    bar [") }) {
-                for (i, s) in c.series.enumerated() { #expect(s.indices.filter { s[$0] >= 0 } == [i]) }
+            for b in c.svg.series {
+                let marker = c.svg.marker(of: b)!
+                #expect(seen[b, default: marker] == marker, "\(b) drawn as \(marker) and \(seen[b]!)")
+                seen[b] = marker
             }
         }
         #expect(Set(seen.keys) == Set(Self.backends))
-        #expect(Set(seen.values).count == Self.backends.count, "distinct colours")
-        #expect(seen["sqlite"] == ChartPalette.colors[0].hex, "colour follows the backend's position in the run")
+        #expect(Set(seen.values).count == Self.backends.count, "distinct styles")
+        #expect(Set(seen.values.map { $0.split(separator: " ")[1] }).count == Self.backends.count, "distinct colours")
+        #expect(seen["sqlite"] == "circle \(ChartPalette.colors[0].hex) 0", "style follows the backend's position in the run")
+        #expect(seen["lmdb"] == "polygon \(ChartPalette.colors[1].hex) 4", "lmdb's marker is a square")
     }
 
-    @Test func thePaletteContrastsWithWhite() {
-        for c in ChartPalette.colors { #expect(ChartPalette.contrastAgainstWhite(c.hex) >= 4.5, "\(c.name) \(c.hex)") }
-        #expect(ChartPalette.contrastAgainstWhite("#ECECFF") < 1.2, "Mermaid's default first colour, for contrast")
-        #expect(Set(ChartPalette.colors.map(\.hex)).count == ChartPalette.colors.count)
+    @Test func thePaletteIsColourBlindSafeAndVisible() {
+        // Okabe and Ito's eight colours, those reaching 3:1 against white (graphics contrast) first.
+        #expect(Set(ChartPalette.colors.map(\.hex)) == ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#000000", "#E69F00", "#56B4E9", "#F0E442"])
+        for c in ChartPalette.colors.prefix(5) { #expect(ChartPalette.contrastAgainstWhite(c.hex) >= 3, "\(c.name) \(c.hex)") }
+        #expect(Set(ChartMarker.allCases.map(\.glyph)).count == ChartMarker.allCases.count)
+        let styles = (0..<16).map(ChartPalette.style(at:))
+        #expect(Set(styles).count == styles.count, "more backends than colours still get distinct styles")
+        #expect(ChartPalette.style(at: 0).label == "● blue")
     }
 
-    @Test func anOutlierIsCutAndSaidSoAndTheRestKeepTheAxis() {
-        let md = MarkdownReport(Self.results(outlier: 40)).renderAll()
-        let charts = Self.charts(md)
-        let query = charts.first { $0.lines.contains { $0.contains("title \"query:") } }!
-        // lmdb is 40× the fastest in both query workloads; the others are 1–1.4×.
-        let axis = query.yAxis!
-        #expect(axis.high <= 2.5, "the axis fits the four others, not the outlier: \(axis)")
-        #expect(query.lines.contains { $0.contains(/"lmdb ↑(39|40|41)×"/) })
-        #expect(query.before.contains("`lmdb`'s bar is cut at the top of the axis"))
+    @Test func anOutlierIsDrawnWholeOnTheLogAxisAndTheOthersKeepRoom() throws {
+        let charts = Self.charts(Self.results(outlier: 40))
+        let query = try #require(charts.first { $0.file == "time-by-category-query.svg" })
+        let ticks = query.svg.texts.filter { $0.className == "tick" }.map(\.content)
+        #expect(ticks.contains("1×") && ticks.contains("10×"), "\(ticks)")
+        #expect(ticks.last.flatMap { Double($0.dropLast()) }.map { $0 >= 40 } == true, "the axis reaches the outlier: \(ticks)")
+        func barHeight(_ b: String) -> Double { Double(query.svg.marks[b]!.first { $0.element == "rect" }!.attributes["height"]!)! }
+        #expect(barHeight("lmdb") > barHeight("grdb"))
+        #expect(barHeight("grdb") >= 300 * 0.15, "a 1.4× bar keeps a visible height beside a 40× one")
         #expect(query.after.contains(/\| lmdb \| (39|40|41)× \(/), "the table keeps its value and range")
-        // Lines: the unindexed scan across scales.
-        let lines = charts.first { $0.lines.contains { $0.contains("title \"query.unindexed-eq:") } }!
-        #expect(lines.yAxis!.high <= 2.5)
-        #expect(lines.before.contains("= `lmdb` (cut at"))
-        // The others use at least a third of the axis.
-        let others = lines.series.enumerated().filter { lines.key[$0.offset].backend != "lmdb" }.flatMap(\.element)
-        #expect(lines.series[lines.key.firstIndex { $0.backend == "lmdb" }!].allSatisfy { $0 == lines.yAxis!.high }, "drawn at the top")
-        #expect(others.max()! >= lines.yAxis!.high / 3)
-        // Without an outlier nothing is cut.
-        let calm = Self.charts(MarkdownReport(Self.results()).renderAll())
-        #expect(!calm.contains { c in c.lines.contains { $0.contains("↑") } || c.before.contains("(cut at") })
+        #expect(!query.svg.texts.contains { $0.content.contains("cut") })
     }
 
-    @Test func scalesSitAtLogarithmicDistances() throws {
-        let charts = Self.charts(MarkdownReport(Self.results()).renderAll())
-        let c = charts.first { $0.lines.contains { $0.contains("title \"crud.read-pk.single:") } }!
-        let x = try #require(c.lines.first { $0.hasPrefix("    x-axis ") })
-        #expect(x.contains("\"dataset size, records (logarithmic)\""))
-        // tiny 852 records, quick 21,060: 1.39 decades → 3 half-decade slots, the scales at both ends.
-        let ax = try #require(LogSizeAxis(sizes: [852, 21_060], names: ["tiny", "quick"]))
-        #expect(ax.labels.first == "tiny (850)" && ax.labels.last == "quick (21k)")
-        #expect(ax.slots == [0, ax.labels.count - 1] && ax.labels.count >= 3)
-        // Three sizes 1.1k, 110k, 1.1M: 2 and 1 decades apart → slots at 0, 4, 6 of half decades.
-        let three = try #require(LogSizeAxis(sizes: [1_100, 110_000, 1_100_000], names: ["a", "b", "c"]))
-        #expect(three.slots == [0, 4, 6])
-        #expect(three.labels == ["a (1.1k)", "3.5k", "11k", "35k", "b (110k)", "350k", "c (1.1M)"])
-        #expect(three.interpolate([1, 3, 2]) == [1, 1.5, 2, 2.5, 3, 2.5, 2])
-        #expect(LogSizeAxis(sizes: [100, 100], names: ["a", "b"]) == nil, "equal sizes have no log distance")
+    @Test func intervalsAreWhiskers() {
+        let charts = Self.charts(Self.results())
+        for c in charts {
+            for s in c.svg.series {
+                // The table's row of the backend shows a range where the chart has an interval to draw
+                // (the fastest backend's ratio to itself has none).
+                let row = c.after.split(separator: "\n").first { $0.contains("| \(s) |") } ?? ""
+                let ranged = row.contains(/\(\d[\d.]*–\d[\d.]*\)/)
+                #expect(((c.svg.whiskers[s] ?? 0) > 0) == ranged, "\(c.file) \(s): \(row)")
+            }
+        }
+        #expect(charts.contains { c in c.svg.whiskers.values.reduce(0, +) >= 4 }, "whiskers drawn")
+        let memory = charts.first { $0.file == "memory-per-record.svg" }!
+        #expect(memory.svg.whiskers.isEmpty, "one measurement: no interval")
     }
 
-    @Test func axisTopsAreRound() {
-        #expect(ChartAxis.roundUp(1.31) == 1.5)
-        #expect(ChartAxis.roundUp(4.9) == 5)
-        #expect(ChartAxis.roundUp(0.034) == 0.04)
-        #expect(ChartAxis(seriesMaxima: [1, 1.2, 1.4]).clamped.isEmpty)
-        #expect(ChartAxis(seriesMaxima: [1, 1.2, 1.4, 30]).clamped == [3])
-        #expect(ChartAxis(seriesMaxima: [1, 30, 40]).clamped.isEmpty, "most series far apart: nothing is an outlier")
-        #expect(ChartAxis(seriesMaxima: [32, 37, 77, 420, 542]).clamped.isEmpty, "two far ones of five are a group, not outliers")
-        let fits = ChartAxis(seriesMaxima: [1.05, 1.06, 1.26, 4.4, 5.52])
-        #expect(fits.clamped.isEmpty && fits.top == 8, "5.52 is 4.8× the others' median, but fits under the top the rest need")
-        #expect(MermaidXYChart.number(0.000123) == "0.000123" && MermaidXYChart.number(1234.6) == "1235" && MermaidXYChart.number(1.5) == "1.5")
+    @Test func ratioAxesAreLogarithmicWithReadableTicks() {
+        let wide = ChartScale.ratio(spanning: [1, 40])
+        #expect(wide.kind == .logarithmic && wide.ticks == [0.5, 1, 2, 5, 10, 20, 50])
+        #expect(wide.labels == ["0.5×", "1×", "2×", "5×", "10×", "20×", "50×"])
+        #expect(abs(wide.fraction(10) - wide.fraction(1) - (wide.fraction(20) - wide.fraction(2))) < 1e-12, "equal factors, equal steps")
+        let narrow = ChartScale.ratio(spanning: [1, 1.4])
+        #expect(narrow.ticks == [0.7, 1, 1.5], "a finer series when 1-2-5 would leave the data a sliver")
+        let calm = ChartScale.ratio(spanning: [1.05, 2.4])
+        #expect(calm.ticks.contains(1) && calm.low <= 1 && calm.high >= 2.4)
+        let huge = ChartScale.ratio(spanning: [1, 2e6]).thinned(length: 300, gap: 16)
+        #expect(huge.labels.first == "0.5×" || huge.labels.first == "1×")
+        #expect(zip(huge.ticks, huge.ticks.dropFirst()).allSatisfy { (huge.fraction($1) - huge.fraction($0)) * 300 >= 16 })
+        #expect(huge.labels.contains("1,000×"))
+        let linear = ChartScale.linear(spanning: [33, 523, 636])
+        #expect(linear.ticks == [0, 100, 200, 300, 400, 500, 600, 700] || linear.ticks == [0, 200, 400, 600, 800])
+        #expect(linear.low == 0 && linear.high >= 636)
+        #expect(ChartScale.compact(1_500) == "1.5k" && ChartScale.compact(250_000) == "250k" && ChartScale.compact(0.25) == "0.25")
     }
 
-    @Test func theMemoryChartPlotsMemory() {
-        let charts = Self.charts(MarkdownReport(Self.results()).renderAll())
-        let m = charts.first { $0.lines.contains { $0.contains("title \"memory.load: resident memory after load") } }
-        #expect(m != nil)
-        // sqlite 400 B per record, … objectgraph+lmdb 2,000 B per record.
-        #expect(m?.series.map { $0.max()! } == [400, 800, 1_200, 1_600, 2_000])
-        #expect(m?.after.contains("| 🟦 blue `#1F5FBF` | sqlite | 400 B | 8.0 MiB |") == true)
-        #expect(!charts.contains { $0.lines.contains { $0.contains("title \"memory: time") } })
+    @Test func sizesSitAtLogarithmicDistances() {
+        let chart = SVGChart(kind: .lines, title: "t", yTitle: "y",
+                             xAxis: .logarithmic([(1_100, ["a"]), (110_000, ["b"]), (1_100_000, ["c"])]), valueAxis: .ratio)
+        let layout = ChartLayout(chart)
+        let xs = [1_100.0, 110_000, 1_100_000].map { layout.x($0, axis: chart.xAxis) }
+        #expect(abs((xs[1] - xs[0]) / (xs[2] - xs[0]) - 2.0 / 3) < 1e-9, "two decades of three")
+    }
+
+    @Test func crowdedChartsWidenWrapAndKeepLabelsApart() {
+        let names = (0..<9).map { "a-rather-long-backend-name-\($0)" }
+        var chart = SVGChart(kind: .lines, title: String(repeating: "A long title in words ", count: 20),
+                             subtitle: String(repeating: "and a subtitle ", count: 12), yTitle: "× fastest (log scale)",
+                             xTitle: "size", xAxis: .categories(names.map { [$0, "second line"] }), valueAxis: .ratio)
+        chart.series = names.enumerated().map { i, n in
+            SVGChart.Series(name: n, style: ChartPalette.style(at: i), points: names.indices.map {
+                .init(x: Double($0), value: 1 + Double(i % 3), low: 0.9 + Double(i % 3), high: 1.2 + Double(i % 3))
+            })
+        }
+        let svg = SVGInspection(chart.render())
+        #expect(svg.wellFormed)
+        #expect(svg.overlaps.isEmpty, "\(svg.overlaps)")
+        #expect(svg.outside.isEmpty, "\(svg.outside)")
+        #expect(svg.legend == names && svg.width > 9 * 200, "widened for nine long labels: \(svg.width)")
+        #expect(svg.texts.filter { $0.className == "title" }.count > 1, "the title wraps")
+        // Equal values: each series' markers sit apart from the others'.
+        let firstX = names.map { n in svg.marks[n]!.first { $0.element == "polyline" }!.attributes["points"]!.split(separator: ",")[0] }
+        #expect(Set(firstX).count == names.count)
+    }
+
+    @Test func textIsEscaped() {
+        var chart = SVGChart(kind: .bars, title: "A <b> & \"c\" 'd'", yTitle: "y", xAxis: .categories([["x<y"]]), valueAxis: .linear { "\($0)" })
+        chart.series = [.init(name: "a&b<c>", style: ChartPalette.style(at: 0), points: [.init(x: 0, value: 1)])]
+        let svg = SVGInspection(chart.render())
+        #expect(svg.wellFormed, "\(svg.error ?? "")")
+        #expect(svg.title == "A <b> & \"c\" 'd'" && svg.legend == ["a&b<c>"] && svg.legendLabels == ["a&b<c>"])
+    }
+
+    @Test func chartFilesHaveReadableUniqueNames() {
+        let files = ChartFiles(linkPrefix: "latest/")
+        #expect(files.add("time-by-category-crud", svg: "<svg>a</svg>") == "time-by-category-crud.svg")
+        #expect(files.add("time-by-category-crud", svg: "<svg>b</svg>") == "time-by-category-crud-2.svg", "another chart, another file")
+        #expect(files.add("time-by-category-crud", svg: "<svg>b</svg>") == "time-by-category-crud-2.svg", "the same chart again, its file")
+        #expect(files.add("Across scales: crud.read-pk.single", svg: "<svg/>") == "across-scales-crud-read-pk-single.svg")
+        #expect(files.files.map(\.name) == ["time-by-category-crud.svg", "time-by-category-crud-2.svg", "across-scales-crud-read-pk-single.svg"])
+    }
+
+    @Test func theMemoryChartPlotsMemory() throws {
+        let charts = Self.charts(Self.results())
+        let m = try #require(charts.first { $0.file == "memory-per-record.svg" })
+        #expect(m.svg.title.hasPrefix("Resident memory after loading the quick dataset, per record"))
+        // sqlite 400 B per record, … objectgraph+lmdb 2,000 B per record, bars in that order of height.
+        let labels = m.svg.texts.filter { $0.className == "x-label" }.map(\.content)
+        #expect(labels.contains("400 B") && labels.contains("1.95 KiB") || labels.contains("2000 B") || labels.contains("1.9 KiB") || labels.contains("2.0 KiB"), "\(labels)")
+        let heights = Self.backends.map { Double(m.svg.marks[$0]!.first { $0.element == "rect" }!.attributes["height"]!)! }
+        #expect(heights == heights.sorted() && abs(heights[4] / heights[0] - 5) < 0.01, "linear from 0: \(heights)")
+        #expect(m.after.contains("| ● blue | sqlite | 400 B | 8.0 MiB |"))
+        #expect(!charts.contains { $0.svg.title.hasPrefix("Memory:") }, "memory has no time-by-category chart")
     }
 }

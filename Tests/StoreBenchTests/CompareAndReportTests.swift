@@ -140,7 +140,7 @@ import Testing
         #expect(md.contains("| query.count | "))
         #expect(first.contains("[crud](latest/crud.md)") && first.contains("[query](latest/query.md)"))
         #expect(md.contains("Test CPU, 2 cores") && md.contains("`00112233aabbccdd`") && md.contains("durable"))
-        #expect(md.contains("```mermaid"))
+        #expect(md.contains("](time-by-category-crud.svg)"), "charts linked as SVG images")
         #expect(md.contains("**Mostly reads"))
         #expect(md.contains("| _floor:sqlite_ |"))
         #expect(!md.contains("## Failed and skipped cells"))

@@ -134,11 +134,15 @@ struct LifecycleWorkloadTests {
                                                   "compact ns": 30_000_000, "compact peak bytes": 30_408_704,
                                                   "delete ns/op": 20_000, "update ns/op": 10_000, "insert ns/op": 5_000]),
         ]
-        let md = MarkdownReport(CompareAndReportTests.results(cells)).renderAll()
+        let report = MarkdownReport(CompareAndReportTests.results(cells))
+        let md = report.renderAll()
         #expect(md.contains("## Storage over time"))
         #expect(md.contains("| sqlite | 1.50 ms | 400.00 µs | 2.00 ms | 0.0% | 500.00 µs | 100.00 µs | 2.00 ms |"), "\(md)")
         #expect(md.contains("| lmdb | 10.0 MiB | 20.0 MiB | 2.00× | 9.0 MiB | 0.90× | 30.00 ms | 29.0 MiB | 20.00 µs | 10.00 µs | 5.00 µs |"), "\(md)")
-        #expect(md.contains("xychart-beta") && md.contains("\"after load\", \"after churn\", \"after compaction\""))
+        #expect(md.contains("![Store size after the load, after churn and after compaction](lifecycle-size-through-churn.svg)"))
+        let chart = SVGInspection(report.chartFiles.svg(named: "lifecycle-size-through-churn.svg") ?? "")
+        #expect(chart.wellFormed && chart.legend == ["lmdb"])
+        #expect(chart.texts.filter { $0.className == "x-label" }.map(\.content) == ["after load", "after churn", "after compaction"])
         #expect(!MarkdownReport(CompareAndReportTests.results([CompareAndReportTests.cell("sqlite", "query.count", ns: 5_000, cv: 0.02)])).renderAll().contains("## Storage over time"))
     }
 }

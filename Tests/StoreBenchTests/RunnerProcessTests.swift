@@ -66,12 +66,14 @@ import Testing
         }
         #expect(results.conformance.count == 5 && results.conformance.allSatisfy { $0.failed == 0 })
         #expect(results.datasets.first?.checksum == SocialGenerator(try Bench.spec()).checksum().hex)
-        let pages = try FileManager.default.contentsOfDirectory(atPath: out.url.appendingPathComponent("latest").path).sorted()
+        let files = try FileManager.default.contentsOfDirectory(atPath: out.url.appendingPathComponent("latest").path).sorted()
+        let pages = files.filter { $0.hasSuffix(".md") }
         #expect(pages.contains("crud.md") && pages.contains("charts.md") && pages.contains("setup.md"))
         let md = try (["latest.md"] + pages.map { "latest/\($0)" }).map {
             try String(contentsOf: out.url.appendingPathComponent($0), encoding: .utf8)
         }.joined()
-        #expect(md.contains("```mermaid") && md.contains("xychart-beta"))
+        let chart = try #require(md.firstMatch(of: /!\[[^\]]+\]\(([a-z0-9-]+\.svg)\)/), "a chart linked as an image")
+        #expect(files.contains(String(chart.output.1)), "its SVG beside the pages")
         #expect(md.contains("| Build | debug") || md.contains("| Build | release"))
         #expect(md.contains("`41c4c3cc84df5be8`") || md.contains(results.datasets[0].checksum))
     }

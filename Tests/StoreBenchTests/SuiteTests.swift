@@ -74,6 +74,13 @@ struct ToySuite: WorkloadSuite {
             let file = reports.appendingPathComponent("reference/\(page.name)")
             #expect((try? String(contentsOf: file, encoding: .utf8)) == page.text, "Reports/reference/\(page.name) differs")
         }
+        let folder = reports.appendingPathComponent("reference")
+        let svgs = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".svg") }
+        #expect(Set(svgs) == Set(report.chartFiles.files.map(\.name)), "storebench report writes other charts than Reports/reference/ holds")
+        for chart in report.chartFiles.files {
+            let file = folder.appendingPathComponent(chart.name)
+            #expect((try? String(contentsOf: file, encoding: .utf8)) == chart.svg, "Reports/reference/\(chart.name) differs")
+        }
     }
 
     /// A file written by the build before suites (schema 2) still renders, every line as this

@@ -1,39 +1,47 @@
 import Foundation
 import StoreBenchKit
 
-/// A colour the report's charts draw one backend in: its name and swatch for the legend, and
-/// its hex for Mermaid's palette.
+/// A colour the report's charts draw one series in: its name for the tables and its hex.
 struct ChartColor: Hashable {
     let name: String
     let hex: String
-    /// A coloured square in text (an emoji), or nil where none matches the hue.
-    let swatch: String?
-
-    /// The legend's words for this colour: `🟦 blue #1F5FBF`.
-    var label: String { [swatch, name, "`\(hex)`"].compactMap { $0 }.joined(separator: " ") }
 }
 
-/// The fixed palette of the report's charts: a backend's colour follows its position among the
-/// run's backends, so it is the same in every chart of a report. Every colour reaches at least
-/// 4.5:1 contrast against white (WCAG AA for text); hues follow the coloured-square emoji so the
-/// legend can show a swatch in plain Markdown. A run with more backends than colours reuses them
-/// in order (the legend still names each backend's).
+/// How one backend is drawn in every chart of a report: its colour and its marker. The tables
+/// under the charts name it (`● blue`), so a row finds its line or bar without colour vision.
+struct SeriesStyle: Hashable {
+    let color: ChartColor
+    let marker: ChartMarker
+
+    /// The tables' words for it: the marker's glyph and the colour's name.
+    var label: String { "\(marker.glyph) \(color.name)" }
+}
+
+/// The fixed palette of the report's charts: Okabe and Ito's eight colours, which stay apart
+/// for the common colour-vision deficiencies, with a marker shape of its own for each, so a
+/// series is told by shape too (in print, or where two colours still look alike). A backend's
+/// style follows its position among the run's backends, so it is the same in every chart of a
+/// report. The order puts first the colours that reach 3:1 contrast against white (WCAG's floor
+/// for graphics): blue, vermillion, bluish green, reddish purple, black; orange, sky blue and
+/// yellow come only for a sixth backend and later. A run with more backends than colours reuses
+/// them, each time with the next marker.
 enum ChartPalette {
     static let colors: [ChartColor] = [
-        ChartColor(name: "blue", hex: "#1F5FBF", swatch: "🟦"),
-        ChartColor(name: "orange", hex: "#B35900", swatch: "🟧"),
-        ChartColor(name: "green", hex: "#2E7D32", swatch: "🟩"),
-        ChartColor(name: "red", hex: "#C62828", swatch: "🟥"),
-        ChartColor(name: "purple", hex: "#7B1FA2", swatch: "🟪"),
-        ChartColor(name: "brown", hex: "#795548", swatch: "🟫"),
-        ChartColor(name: "black", hex: "#212121", swatch: "⬛"),
-        ChartColor(name: "teal", hex: "#00695C", swatch: nil),
-        ChartColor(name: "magenta", hex: "#AD1457", swatch: nil),
-        ChartColor(name: "slate", hex: "#546E7A", swatch: nil),
+        ChartColor(name: "blue", hex: "#0072B2"),
+        ChartColor(name: "vermillion", hex: "#D55E00"),
+        ChartColor(name: "bluish green", hex: "#009E73"),
+        ChartColor(name: "reddish purple", hex: "#CC79A7"),
+        ChartColor(name: "black", hex: "#000000"),
+        ChartColor(name: "orange", hex: "#E69F00"),
+        ChartColor(name: "sky blue", hex: "#56B4E9"),
+        ChartColor(name: "yellow", hex: "#F0E442"),
     ]
 
-    /// The colour of the backend at `index` in the run's backend order.
-    static func color(at index: Int) -> ChartColor { colors[index % colors.count] }
+    /// The style of the backend at `index` in the run's backend order.
+    static func style(at index: Int) -> SeriesStyle {
+        let markers = ChartMarker.allCases
+        return SeriesStyle(color: colors[index % colors.count], marker: markers[(index + index / colors.count) % markers.count])
+    }
 
     /// WCAG contrast ratio of a `#RRGGBB` colour against white.
     static func contrastAgainstWhite(_ hex: String) -> Double {
@@ -47,9 +55,11 @@ enum ChartPalette {
         return 1.05 / (luminance + 0.05)
     }
 
-    /// Colours of the charts' text and axes, dark on the white background every chart sets, so a
-    /// chart reads the same whichever Mermaid theme (light or dark page) renders it.
+    /// Colours of the charts' text, axes and grid, dark on the white background every chart
+    /// draws, so a chart reads the same on a light or a dark page.
     static let ink = "#1F2328"
+    static let muted = "#57606A"
     static let axis = "#57606A"
+    static let grid = "#D8DEE4"
     static let background = "#FFFFFF"
 }

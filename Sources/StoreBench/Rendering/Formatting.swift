@@ -91,3 +91,8 @@ extension Format {
 
     private static func bare(_ r: Double) -> String { r >= 10 ? String(format: "%.0f", r) : String(format: "%.2f", r) }
 }
+
+extension Format {
+    /// A number in a few characters, for chart ticks: `0`, `0.25`, `1.5`, `120`, `1.5k`, `250k`, `1.2M`.
+    public static func compactNumber(_ x: Double) -> String { ChartScale.compact(x) }
+}

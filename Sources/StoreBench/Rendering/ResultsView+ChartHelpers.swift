@@ -1,35 +1,51 @@
 import Foundation
 import StoreBenchKit
 
-/// The chart helpers every section shares: one colour per backend, a key before each chart,
-/// bar charts with one bar per backend.
+/// The chart helpers every section shares: one style (colour and marker) per backend, charts
+/// registered as SVG files and linked as images, bar charts with one bar per backend.
 extension ResultsView {
-    /// Each backend's chart colour.
-    var chartColors: [String: ChartColor] {
-        Dictionary(uniqueKeysWithValues: backends.enumerated().map { ($0.element, ChartPalette.color(at: $0.offset)) })
+    /// Each backend's chart style, by its position among the run's backends.
+    var chartStyles: [String: SeriesStyle] {
+        Dictionary(uniqueKeysWithValues: backends.enumerated().map { ($0.element, ChartPalette.style(at: $0.offset)) })
     }
 
-    /// A bar chart with one bar per backend in its colour (one series per backend, its value at
-    /// its own x position and no bar elsewhere), preceded by its key. A bar cut at the top of the
-    /// axis says its value in its x label: `lmdb ↑40×`.
-    public func barChart(title: String, yTitle: String, values: [(backend: String, value: Double)], format: (Double) -> String) -> String {
-        let axis = ChartAxis(seriesMaxima: values.map(\.value))
-        var chart = MermaidXYChart(title: title, xLabels: [], yTitle: yTitle, yTop: axis.top)
-        chart.xLabels = values.enumerated().map { i, v in
-            axis.clamped.contains(i) ? "\(v.backend) ↑\(format(v.value))" : v.backend
-        }
+    /// The key of a backend in the tables under charts: its marker and colour, `● blue`.
+    func chartKey(_ backend: String) -> String { chartStyles[backend]?.label ?? "" }
+
+    /// Registers `chart`'s SVG under `file` (a readable base name, made unique in the report)
+    /// and returns the Markdown that shows it: `![title](prefix/file.svg)` and a blank line.
+    func chart(_ chart: SVGChart, file: String) -> String {
+        let name = charts.add(file, svg: chart.render())
+        let link = (charts.linkPrefix + name).addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? name
+        return "![\(Self.altText(chart.title))](\(link))\n\n"
+    }
+
+    /// A title as Markdown image text: no brackets or line breaks, which would end it.
+    static func altText(_ title: String) -> String {
+        String(title.map { c -> Character in
+            switch c {
+            case "[": "("
+            case "]": ")"
+            case "\n", "\r": " "
+            default: c
+            }
+        })
+    }
+
+    /// A bar chart with one bar per backend, in the backend's colour with its marker at the
+    /// value, and the interval's whisker where the value has one; each bar labelled with the
+    /// backend and `format(value)`. `ratio`: the axis is logarithmic (`1×`, `2×`, `5×`, …), else
+    /// linear from 0 with ticks labelled by `tick`. Returns the Markdown image line.
+    public func barChart(title: String, subtitle: String? = nil, yTitle: String, file: String,
+                         values: [(backend: String, value: Estimate)], ratio: Bool,
+                         format: (Double) -> String, tick: @escaping (Double) -> String = { Format.compactNumber($0) }) -> String {
+        var chart = SVGChart(kind: .bars, title: title, subtitle: subtitle, yTitle: yTitle,
+                             xAxis: .categories(values.map { [$0.backend, format($0.value.value)] }),
+                             valueAxis: ratio ? .ratio : .linear(tick))
         chart.series = values.enumerated().map { i, v in
-            MermaidXYChart.Series(kind: .bar, values: values.indices.map { $0 == i ? v.value : nil }, color: chartColors[v.backend]!)
+            SVGChart.Series(name: v.backend, style: chartStyles[v.backend] ?? ChartPalette.style(at: i),
+                            points: [.init(x: Double(i), value: v.value.value, low: v.value.low, high: v.value.high)])
         }
-        let notes = values.enumerated().filter { axis.clamped.contains($0.offset) }.map {
-            " `\($0.element.backend)`'s bar is cut at the top of the axis (\(format(axis.top))): its value is \(format($0.element.value))."
-        }
-        return legend(values.map(\.backend), kind: "Bar colours") + notes.joined() + "\n\n" + chart.render() + "\n"
-    }
-
-    /// The key before a chart: each plotted backend's swatch, colour name and hex.
-    public func legend(_ plotted: [String], kind: String, notes: [String: String] = [:]) -> String {
-        "**\(kind):** " + plotted.map { b in "\(chartColors[b]!.label) = `\(b)`" + (notes[b].map { " (\($0))" } ?? "") }
-            .joined(separator: " · ") + "."
+        return self.chart(chart, file: file)
     }
 }

@@ -5,16 +5,22 @@ import StoreBenchKit
 /// and parameters through their declarations, ratios to the fastest, verdicts, and the chart
 /// helpers every section shares. Sections are its extensions: the generic ones in `Report/`,
 /// each suite's in the suite's folder.
+///
+/// A section that draws a chart registers the chart's SVG with `charts` and puts the Markdown
+/// image line that links it in its text (see `ResultsView.chart(_:file:)`).
 public struct ResultsView {
     public let results: RunResults
     /// The folder of the detail pages, relative to the first page (`latest` for `latest.md`).
     public let folder: String
+    /// Where this rendering's charts go (a reference: every copy of the view adds to the same).
+    public let charts: ChartFiles
     /// The rule every decision of this report follows (`ResultsView+Decisions`).
     public private(set) var decisionRule = DecisionRule(comparisons: 1)
 
-    public init(_ results: RunResults, folder: String = "latest") {
+    public init(_ results: RunResults, folder: String = "latest", charts: ChartFiles = ChartFiles()) {
         self.results = results
         self.folder = folder
+        self.charts = charts
         decisionRule = makeDecisionRule()
     }
 

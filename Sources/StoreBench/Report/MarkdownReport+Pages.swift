@@ -63,17 +63,21 @@ extension MarkdownReport {
         return md
     }
 
-    /// Writes the first page to `file` and the detail pages into the folder beside it (its
-    /// name without `.md`), removing pages a previous report left there.
+    /// Writes the first page to `file`, and the detail pages and the SVG files of their charts
+    /// into the folder beside it (`folder`), removing the pages and charts a previous report
+    /// left there.
     public func write(to file: URL) throws {
         try FileAccess.write(Data(render().utf8), to: file.path)
         let dir = file.deletingLastPathComponent().appendingPathComponent(folder)
         try FileAccess.createFolder(dir.path)
-        for old in (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? [] where old.hasSuffix(".md") {
+        for old in (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? [] where old.hasSuffix(".md") || old.hasSuffix(".svg") {
             try? FileManager.default.removeItem(at: dir.appendingPathComponent(old))
         }
         for page in pages() {
             try FileAccess.write(Data(page.text.utf8), to: dir.appendingPathComponent(page.name).path)
+        }
+        for chart in chartFiles.files {
+            try FileAccess.write(Data(chart.svg.utf8), to: dir.appendingPathComponent(chart.name).path)
         }
     }
 }

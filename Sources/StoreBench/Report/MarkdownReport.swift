@@ -3,7 +3,8 @@ import StoreConformance
 import StoreBenchKit
 
 /// Renders run results as the Markdown report: setup, winners, "Which backend?", charts, each
-/// suite's sections, a table per workload, failures, the feature matrix and the method.
+/// suite's sections, a table per workload, failures, the feature matrix and the method. Charts
+/// are SVG files in the folder of the detail pages, linked from those pages as images.
 ///
 /// ```swift
 /// let md = MarkdownReport(try RunResults.read("Reports/latest.json")).render()
@@ -16,14 +17,23 @@ public struct MarkdownReport {
     /// The folder beside the first page that holds the detail pages (`latest` for `latest.md`).
     public let folder: String
 
+    /// What goes before a chart's file name in the Markdown's links. Every chart is drawn on a
+    /// detail page, in the same folder as the SVG files, so nothing (a page outside that folder
+    /// would need `"\(folder)/"`).
+    static let chartLinkPrefix = ""
+
     /// `results` as read; what an older file did not record is taken from this build's suites.
     public init(_ results: RunResults, folder: String = "latest") {
         let completed = Suites.completing(results)
         self.results = completed
         self.folder = folder
-        view = ResultsView(completed, folder: folder)
+        view = ResultsView(completed, folder: folder, charts: ChartFiles(linkPrefix: Self.chartLinkPrefix))
         suites = view.categories.compactMap(Suites.suite(of:))
     }
+
+    /// The SVG files of the charts rendered so far, in order: every chart of the report once
+    /// `pages()` has run (`write(to:)` writes them beside the pages).
+    public var chartFiles: ChartFiles { view.charts }
 
     /// The first page's section titles in order; tests check a report has them all.
     public static let sections = ["## Machine and build", "## The answer", "## The seeds' claims", "## Details"]

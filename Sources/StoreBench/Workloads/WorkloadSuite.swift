@@ -30,6 +30,9 @@ public enum ReportPlacement: Sendable, CaseIterable {
 public protocol WorkloadSuite: Sendable {
     /// The family; every workload of the suite has it.
     var category: WorkloadCategory { get }
+    /// The family in words, for chart titles (`Create, read, update, delete`); the category's
+    /// name by default.
+    var title: String { get }
     /// The workloads, in report order.
     var workloads: [Workload] { get }
     /// The figures its workloads report beside their times.
@@ -52,6 +55,7 @@ public protocol WorkloadSuite: Sendable {
 }
 
 extension WorkloadSuite {
+    public var title: String { category.rawValue }
     public var figures: [Figure] { [] }
     public var parameters: [Parameter] { [] }
     public var inProfiles: Bool { true }

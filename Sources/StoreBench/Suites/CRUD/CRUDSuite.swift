@@ -8,6 +8,7 @@ extension WorkloadCategory {
 /// Inserts, reads by key, updates, deletes and upserts, one transaction each or batched.
 struct CRUDSuite: WorkloadSuite {
     var category: WorkloadCategory { .crud }
+    var title: String { "Create, read, update, delete" }
 
     var workloads: [Workload] {
         CRUDWorkloads.all.map { w in w.with { $0.chartedAcrossScales = w.name == "crud.read-pk.single" } }

@@ -30,16 +30,7 @@ extension ResultsView {
         let reads = parameter(ConcurrencySuite.Parameters.readsPerThread, Self.threadCounts.map(name)) ?? ConcurrencyWorkloads.readsPerThread
         md += "Reads per second of all reader threads together (each reads \(Format.count(reads)) random posts as fast as it can; no writer), "
         md += "and the speed-up over one thread. \(results.machine.cores) cores: beyond that the threads share them.\n\n"
-        let plotted = rows.filter { $0.1.allSatisfy { $0 != nil } }
-        if !plotted.isEmpty {
-            let axis = ChartAxis(seriesMaxima: plotted.map { $0.1.compactMap { $0 }.max() ?? 0 })
-            var chart = MermaidXYChart(title: "Read throughput by reader threads (\(results.machine.cores) cores)",
-                                       xLabels: Self.threadCounts.map { "\($0) thread\($0 == 1 ? "" : "s")" },
-                                       yTitle: "reads per second (higher is better)", yTop: axis.top)
-            chart.xTitle = "reader threads"
-            chart.series = plotted.map { .init(kind: .line, values: $0.1.map { min($0!, axis.top) }, color: chartColors[$0.0]!) }
-            md += legend(plotted.map(\.0), kind: "Line colours") + "\n\n" + chart.render() + "\n"
-        }
+        md += readScalingChart(rows.filter { $0.1.allSatisfy { $0 != nil } }.map(\.0))
         md += "| backend | " + Self.threadCounts.map { "\($0) thread\($0 == 1 ? "" : "s")" }.joined(separator: " | ") + " | \(Self.threadCounts.last!) ÷ 1 |\n"
         md += "|---|" + Self.threadCounts.map { _ in "---:|" }.joined() + "---:|\n"
         for (b, rates) in rows {
@@ -47,6 +38,27 @@ extension ResultsView {
             md += "| \(b) | " + rates.map { Format.rate($0) }.joined(separator: " | ") + " | \(Format.ratio(speedup)) |\n"
         }
         return md + "\n"
+    }
+
+    /// Reads per second by thread count for `plotted` backends, with the interval each rate
+    /// takes from its time per operation (1 ÷ the total throughput).
+    func readScalingChart(_ plotted: [String]) -> String {
+        guard !plotted.isEmpty else { return "" }
+        let name = { (n: Int) in "concurrency.read.\(n)-threads" }
+        var chart = SVGChart(kind: .lines, title: "Read throughput by number of reader threads",
+                             subtitle: "All reader threads together, \(mainScale) scale, on \(results.machine.cores) cores; "
+                                 + "whiskers: the interval of each rate (from its time per operation's).",
+                             yTitle: "Reads per second, all threads together (higher is better)", xTitle: "Reader threads",
+                             xAxis: .categories(Self.threadCounts.map { ["\($0) thread\($0 == 1 ? "" : "s")"] }),
+                             valueAxis: .linear { Format.compactNumber($0) })
+        chart.series = plotted.map { b in
+            SVGChart.Series(name: b, style: chartStyles[b]!, points: Self.threadCounts.enumerated().compactMap { i, n in
+                guard let c = okCell(b, name(n)), let rate = c.operationsPerSecond else { return nil }
+                let t = c.time.flatMap { $0.low > 0 ? $0 : nil }
+                return .init(x: Double(i), value: rate, low: t.map { 1e9 / $0.high }, high: t.map { 1e9 / $0.low })
+            })
+        }
+        return self.chart(chart, file: "concurrency-read-scaling")
     }
 
     func latencyUnderWrites() -> String {

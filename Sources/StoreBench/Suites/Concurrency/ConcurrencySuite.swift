@@ -54,6 +54,7 @@ struct ConcurrencySuite: WorkloadSuite {
     }
 
     var category: WorkloadCategory { .concurrency }
+    var title: String { "Concurrency" }
     var workloads: [Workload] { ConcurrencyWorkloads.all }
     var figures: [Figure] { Figures.all }
     var parameters: [Parameter] { Parameters.all }

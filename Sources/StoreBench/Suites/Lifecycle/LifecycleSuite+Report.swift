@@ -58,11 +58,15 @@ extension ResultsView {
             return v.count == phases.count ? (b, v.map { $0 / 1_048_576 }) : nil
         }
         if !series.isEmpty {
-            let axis = ChartAxis(seriesMaxima: series.map { $0.1.max() ?? 0 })
-            var chart = MermaidXYChart(title: "Store size through the phases (\(mainScale) scale)", xLabels: phases.map(\.0),
-                                       yTitle: "MiB, apparent size of the files (lower is better)", yTop: axis.top)
-            chart.series = series.map { .init(kind: .line, values: $0.1.map { min($0, axis.top) }, color: chartColors[$0.0]!) }
-            md += legend(series.map(\.0), kind: "Line colours") + "\n\n" + chart.render() + "\n"
+            var chart = SVGChart(kind: .lines, title: "Store size after the load, after churn and after compaction",
+                                 subtitle: "Workload lifecycle.churn at the \(mainScale) scale: apparent size of all the store's files, "
+                                     + "closed. One measurement per backend: no interval.",
+                                 yTitle: "Size of the store's files (MiB; lower is better)", xTitle: "Phase",
+                                 xAxis: .categories(phases.map { [$0.0] }), valueAxis: .linear { Format.compactNumber($0) })
+            chart.series = series.map { b, sizes in
+                SVGChart.Series(name: b, style: chartStyles[b]!, points: sizes.enumerated().map { .init(x: Double($0.offset), value: $0.element) })
+            }
+            md += self.chart(chart, file: "lifecycle-size-through-churn")
         }
         md += "| backend | after load | after churn | churn ÷ load | after compaction | compaction ÷ load | compaction time | peak disk while compacting | delete | update | insert |\n"
         md += "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"

@@ -31,6 +31,7 @@ struct LifecycleSuite: WorkloadSuite {
     }
 
     var category: WorkloadCategory { .lifecycle }
+    var title: String { "Opening, churn and compaction" }
     var workloads: [Workload] { LifecycleWorkloads.all }
     var figures: [Figure] { Figures.all }
     var parameters: [Parameter] { [Parameters.churnBatch] }

@@ -34,15 +34,17 @@ extension ResultsView {
         md += "(see Memory and disk).\n\n"
         let kib = (rows.map(\.perRecord).max() ?? 0) >= 10 * 1_024
         let unit = kib ? "KiB" : "bytes"
-        md += barChart(title: "memory.load: resident memory after load, \(unit) per record, \(mainScale) scale",
-                       yTitle: "\(unit) per record (lower is better)",
-                       values: rows.map { ($0.backend, max(0, $0.perRecord) / (kib ? 1_024 : 1)) },
-                       format: { v in kib ? Format.bytes(v * 1_024) : Format.bytes(v) })
-        md += "| colour | backend | resident after load per record | resident after load | walk peak | disk per record |\n"
+        md += barChart(title: "Resident memory after loading the \(mainScale) dataset, per record",
+                       subtitle: "Workload memory.load: the cell process's resident memory after the load minus before the store "
+                           + "opened, ÷ \(Format.count(d.records)) records. One measurement per backend: no interval.",
+                       yTitle: "Resident memory per record (\(unit); lower is better)", file: "memory-per-record",
+                       values: rows.map { ($0.backend, Estimate(value: max(0, $0.perRecord) / (kib ? 1_024 : 1), low: 0, high: 0, confidence: 0)) },
+                       ratio: false, format: { v in kib ? Format.bytes(v * 1_024) : Format.bytes(v) })
+        md += "| key | backend | resident after load per record | resident after load | walk peak | disk per record |\n"
         md += "|---|---|---:|---:|---:|---:|\n"
         for r in rows {
             let disk = r.load.diskBytes.map { Double($0) / Double(d.records) }
-            md += "| \(chartColors[r.backend]!.label) | \(r.backend) | \(Format.bytes(r.perRecord)) | "
+            md += "| \(chartKey(r.backend)) | \(r.backend) | \(Format.bytes(r.perRecord)) | "
             md += "\(Format.bytes(r.load.figure(MemorySuite.residentAfterLoad))) | "
             md += "\(Format.bytes(r.walk?.figure(MemorySuite.walkPeak))) | \(Format.bytes(disk)) |\n"
         }

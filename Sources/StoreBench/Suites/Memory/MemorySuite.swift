@@ -14,6 +14,7 @@ struct MemorySuite: WorkloadSuite {
     static let walkPeakMeaning = "peak resident memory of the cell process during the walk, above its resident memory before the walk began"
 
     var category: WorkloadCategory { .memory }
+    var title: String { "Memory" }
     var workloads: [Workload] { MemoryWorkloads.all }
     var figures: [Figure] { [Self.residentAfterLoad, Self.walkPeak] }
     /// A load's and a walk's times per record are not comparable with the other categories'.

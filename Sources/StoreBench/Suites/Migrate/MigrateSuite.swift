@@ -12,6 +12,7 @@ extension UseCase {
 /// Opening a loaded store with a new schema version: what an app's launch waits for.
 struct MigrateSuite: WorkloadSuite {
     var category: WorkloadCategory { .migrate }
+    var title: String { "Schema migrations" }
     var workloads: [Workload] { MigrationWorkloads.all.map { $0.with { $0.chartedAcrossScales = true } } }
     func useCases(of workload: String) -> [UseCase] { [.overall, .schemaUpgrades] }
 

@@ -8,6 +8,7 @@ extension WorkloadCategory {
 /// Indexed and unindexed predicates, text, sorts and pages, counts, key paths, traversals, scans.
 struct QuerySuite: WorkloadSuite {
     var category: WorkloadCategory { .query }
+    var title: String { "Queries" }
 
     var workloads: [Workload] {
         QueryWorkloads.all.map { w in

@@ -9,6 +9,7 @@ extension WorkloadCategory {
 /// the floors on them.
 struct RowsSuite: WorkloadSuite {
     var category: WorkloadCategory { .rows }
+    var title: String { "Rows of ten integers" }
 
     var workloads: [Workload] {
         RowsWorkloads.all.map { w in w.with { $0.isCompared = w.name != "rows.load" } }

@@ -8,6 +8,7 @@ extension WorkloadCategory {
 /// A crash and a hang, for the runner's own tests.
 struct SelfTestSuite: WorkloadSuite {
     var category: WorkloadCategory { .selftest }
+    var title: String { "Runner self-tests" }
     var workloads: [Workload] { SelfTestWorkloads.all.map { $0.with { $0.isCompared = false } } }
     var inProfiles: Bool { false }
     var chartedByCategory: Bool { false }

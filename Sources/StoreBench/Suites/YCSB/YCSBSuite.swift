@@ -47,6 +47,7 @@ struct YCSBSuite: WorkloadSuite {
     }
 
     var category: WorkloadCategory { .ycsb }
+    var title: String { "YCSB core workloads" }
     var workloads: [Workload] { YCSBWorkloads.all }
     var figures: [Figure] { Figures.all }
     var parameters: [Parameter] { Parameters.all }
