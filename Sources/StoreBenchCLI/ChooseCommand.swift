@@ -26,6 +26,9 @@ struct ChooseCommand: ParsableCommand {
                 set takes YCSB's default, and every other key is ignored with a note.
 
                 Example: \(Registry.programName) choose --mix reads=80,writes=15,scans=5 Reports/reference.json
+
+                Exit status: 0 printed; 1 when the results file cannot be read, lacks the scale, or holds no workload of \
+                any class of the mix; 64 for a bad mix or property file (one line says what and where).
                 """
         )
     }
@@ -56,10 +59,7 @@ struct ChooseCommand: ParsableCommand {
         do {
             if let mix { return try WorkloadMix(mix) }
             let file = properties ?? ""
-            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { throw ValidationError("cannot read --properties \(file)") }
-            return try WorkloadMix(properties: text, source: file)
-        } catch let e as ValidationError {
-            throw e
+            return try WorkloadMix(properties: String(decoding: FileAccess.read(file), as: UTF8.self), source: file)
         } catch {
             throw ValidationError(properties == nil ? "--mix: \(error)" : "--properties: \(error)")
         }

@@ -120,6 +120,15 @@ import Testing
         #expect(choice.notes.contains { $0.contains("`grdb` is not ranked: it measured no workload of `writes`") })
     }
 
+    @Test func workloadsMeasuredOnceRankButDoNotDecide() throws {
+        let results = CompareAndReportTests.results(Self.reads.flatMap { w in
+            [VerdictTests.cell("lmdb", w, rounds: [100]), VerdictTests.cell("sqlite", w, rounds: [300])]
+        })
+        let choice = try BackendChoice(results, mix: WorkloadMix("reads=1"))
+        #expect(choice.ranking.map(\.backend) == ["lmdb", "sqlite"] && choice.ranking[1].versusBest == nil)
+        #expect(choice.markdown().contains("| 2 | `sqlite` | 3.00× | – | ? undecided: no workload that both measured more than once |"))
+    }
+
     @Test func theClassesFollowTheRecordedUseCases() throws {
         let results = try RunResults.read(Bench.root.appendingPathComponent("Reports/reference.json").path)
         func members(_ id: String) throws -> Set<String> {
@@ -166,7 +175,7 @@ import Testing
         let neither = try Bench.run(["choose", "Reports/reference.json"])
         #expect(neither.status == 64 && neither.err.contains("--mix or --properties"))
         let missing = try Bench.run(["choose", "--mix", "reads=1", "no-such-results.json"])
-        #expect(missing.status == 1 && missing.err.contains("cannot read results file"))
+        #expect(missing.status == 1 && missing.err.contains("cannot read no-such-results.json"))
         let help = try Bench.run(["choose", "--help"])
         #expect(help.status == 0 && help.out.contains("--mix reads=80,writes=15,scans=5") && help.out.contains("readmodifywriteproportion"))
     }

@@ -11,7 +11,7 @@ extension BackendChoice {
             .joined(separator: ", ") + ".\n\n"
         md += "| rank | backend | score | × best (interval) | against the best |\n|---:|---|---:|---|---|\n"
         for (i, e) in ranking.enumerated() {
-            md += "| \(i + 1) | `\(e.backend)` | \(Format.ratio(e.score)) | \(e.versusBest.map { Format.ratio($0.ratio) } ?? "1.00×") | \(Self.label(e.versusBest)) |\n"
+            md += "| \(i + 1) | `\(e.backend)` | \(Format.ratio(e.score)) | \(i == 0 ? "1.00×" : Format.ratio(e.versusBest?.ratio)) | \(i == 0 ? "**best**" : Self.label(e.versusBest)) |\n"
         }
         md += "\n" + method + "\n"
         if !notes.isEmpty { md += notes.map { "- \($0)\n" }.joined() + "\n" }
@@ -23,22 +23,23 @@ extension BackendChoice {
         var md = "Score: per workload, the backend's time per operation ÷ the fastest backend's; their geometric mean per class; "
         md += "the geometric mean of those weighted by the mix (1.00× is fastest on every workload). "
         md += "× best: the backend's time ÷ the best's, its per-workload log ratios weighted by class share ÷ class size, "
-        md += "with a t interval at \(ResultsView.confidenceText(rule.confidence)) confidence "
+        md += "each moderated as the report's are, with a t interval at \(ResultsView.confidenceText(rule.confidence)) confidence "
         md += "(Bonferroni over the report's comparisons and this ranking's \(max(0, ranking.count - 1))). "
         md += "**▼ slower**: the whole interval above \(Format.ratio(1 + rule.margin)); **≈ equivalent**: within ±\(Format.percent(rule.margin)); "
-        md += "**? undecided** otherwise.\n"
+        md += "**? undecided** otherwise. Ranks follow the scores (median times); × best comes from the rounds, so a close "
+        md += "second may show below 1.00×.\n"
         return md
     }
 
     /// A decision against the best, in words.
     static func label(_ c: Comparison?) -> String {
-        guard let c else { return "**best**" }
+        guard let c else { return "? undecided: no workload that both measured more than once" }
         switch c.outcome {
         case .slower: return "▼ slower"
         case .equivalent: return "≈ equivalent"
         case .faster: return "? faster by its interval, though its score is lower: undecided"
         case .undecided:
-            guard c.ratio.confidence > 0 else { return "? undecided: no interval (a workload measured once)" }
+            guard c.ratio.confidence > 0 else { return "? undecided: no interval" }
             guard let n = c.samplesNeeded else { return "? undecided: more rounds would not decide it (too close to the margin)" }
             return n <= 100 ? "? undecided: ≈\(n) rounds would decide" : "? undecided: over 100 rounds would be needed"
         }

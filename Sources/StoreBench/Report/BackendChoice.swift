@@ -10,9 +10,9 @@ import StoreBenchKit
 /// per-group score): 1 means fastest on every workload. The best-scoring backend is the
 /// reference; each other backend's time ÷ the best's is the weighted mean of its per-workload
 /// log ratios (`CellResult.logRatio(to:)`), each workload weighted by its classes' shares ÷ their
-/// sizes, so that the ratio estimates the scores' ratio. It is decided by the results'
-/// `decisionRule` with this ranking's comparisons (backends − 1) added to the report's
-/// Bonferroni count.
+/// sizes, so that the ratio estimates the scores' ratio; each part is moderated by the rule's
+/// prior first, as the report's are. It is decided by the results' `decisionRule` with this
+/// ranking's comparisons (backends − 1) added to the report's Bonferroni count.
 ///
 /// ```swift
 /// let choice = try BackendChoice(results, mix: try WorkloadMix("reads=80,writes=15,scans=5"))
@@ -81,7 +81,7 @@ public struct BackendChoice {
         let weights = Self.weights(classes)
         ranking = order.enumerated().map { i, b in
             Entry(backend: b, score: scores[b]!,
-                  versusBest: i == 0 ? nil : Self.compare(b, order[0], cells, weights).map(rule.decide))
+                  versusBest: i == 0 ? nil : Self.compare(b, order[0], cells, weights, rule).map(rule.decide))
         }
         (self.mix, self.scale, self.rule, self.classes, self.notes, self.cells) = (mix, scale, rule, classes, notes, cells)
     }
@@ -135,16 +135,19 @@ public struct BackendChoice {
 
     /// `backend` ÷ `best` over the workloads both measured, each log ratio weighted.
     static func compare(_ backend: String, _ best: String, _ cells: [String: [CellResult]],
-                        _ weights: [String: Double]) -> LogRatio? {
+                        _ weights: [String: Double], _ rule: DecisionRule) -> LogRatio? {
         LogRatio.weightedMean(of: weights.keys.sorted().compactMap { w in
-            pair(backend, best, cells[w] ?? []).flatMap { $0.logRatio(to: $1) }.map { ($0, weight: weights[w]!) }
+            logRatio(backend, over: best, cells[w] ?? [], rule).map { ($0, weight: weights[w]!) }
         })
     }
 
-    /// The cells of two backends in one workload, when both measured.
-    static func pair(_ a: String, _ b: String, _ cells: [CellResult]) -> (CellResult, CellResult)? {
+    /// `a` ÷ `b` in one workload as the decisions use it: moderated by the rule's prior (before
+    /// the parts are combined, as `decide` would moderate a single one). nil when either did not
+    /// measure, or, as in `GroupRanking`, when the ratio has no estimate of its noise: a workload
+    /// measured once counts in the scores but not in the decisions.
+    static func logRatio(_ a: String, over b: String, _ cells: [CellResult], _ rule: DecisionRule) -> LogRatio? {
         guard let x = cells.first(where: { $0.target.name == a }), let y = cells.first(where: { $0.target.name == b }) else { return nil }
-        return (x, y)
+        return x.logRatio(to: y).map(rule.moderated).flatMap { $0.degreesOfFreedom > 0 ? $0 : nil }
     }
 }
 
@@ -153,7 +156,7 @@ extension BackendChoice {
     public func classRatio(_ part: ClassPart) -> Estimate? {
         guard ranking.count > 1 else { return nil }
         let (best, next) = (ranking[0].backend, ranking[1].backend)
-        return LogRatio.mean(of: part.workloads.compactMap { w in Self.pair(next, best, cells[w] ?? []).flatMap { $0.logRatio(to: $1) } })?
+        return LogRatio.mean(of: part.workloads.compactMap { Self.logRatio(next, over: best, cells[$0] ?? [], rule) })?
             .interval(confidence: rule.confidence)
     }
 
@@ -162,10 +165,10 @@ extension BackendChoice {
         guard ranking.count > 1 else { return [] }
         let (best, next) = (ranking[0].backend, ranking[1].backend)
         let weights = Self.weights(classes)
-        let present = weights.filter { w, _ in Self.pair(next, best, cells[w] ?? []).flatMap { $0.logRatio(to: $1) } != nil }
-        let total = present.values.reduce(0, +)
+        let ratios = weights.keys.reduce(into: [String: LogRatio]()) { $0[$1] = Self.logRatio(next, over: best, cells[$1] ?? [], rule) }
+        let total = ratios.keys.map { weights[$0]! }.reduce(0, +)
         return part.workloads.compactMap { w -> Contribution? in
-            guard present[w] != nil, let r = Self.pair(next, best, cells[w] ?? []).flatMap({ $0.logRatio(to: $1) }) else { return nil }
+            guard let r = ratios[w] else { return nil }
             return Contribution(workload: w, ratio: r.interval(confidence: rule.confidence),
                                 weight: part.share / Double(part.workloads.count) / total)
         }.sorted { abs(log($0.factor)) > abs(log($1.factor)) }
