@@ -19,7 +19,7 @@ struct ChooseCommand: ParsableCommand {
                 ≈ equivalent or ? undecided with the rounds that would decide it. Then, per class, the workloads used and the three \
                 that add most to the gap between the two best.
 
-                Classes: \(MixClass.all.map { "\($0.id) (\($0.title))" }.joined(separator: "; ")).
+                Classes: \(MixClass.all.map { "\($0.id): \($0.title)" }.joined(separator: "; ")).
 
                 A YCSB property file maps readproportion to reads, updateproportion to updates, insertproportion to inserts, \
                 scanproportion to scans, and readmodifywriteproportion to reads and updates, half each; a proportion it does not \

@@ -35,11 +35,11 @@ public struct MixClass: Sendable, Hashable, CustomStringConvertible {
         MixClass("queries", "queries by predicate (equality, text, key paths, aggregates, traversals)") {
             $0.counts(in: .mostlyReads) && $0.category == .query && !$0.isScan
         },
-        MixClass("scans", "scans: a range, a page in index order, or every record") { $0.counts(in: .mostlyReads) && $0.isScan },
+        MixClass("scans", "reads of many records in order: a range, a page in index order, or every record") { $0.counts(in: .mostlyReads) && $0.isScan },
         MixClass("writes", "every write: inserts, updates, deletes, upserts, batches") { $0.counts(in: .mostlyWrites) },
         MixClass("inserts", "inserts of new records, one by one or batched") { $0.counts(in: .mostlyWrites) && $0.verb == "insert" },
         MixClass("updates", "updates of existing records") { $0.counts(in: .mostlyWrites) && $0.verb == "update" },
-        MixClass("deletes", "deletes") { $0.counts(in: .mostlyWrites) && $0.verb == "delete" },
+        MixClass("deletes", "deletes of records, one by one, batched or by predicate") { $0.counts(in: .mostlyWrites) && $0.verb == "delete" },
         MixClass("transactions", "many small transactions, one operation each") { $0.counts(in: .smallTransactions) },
         MixClass("concurrent", "several threads: readers scaling, readers beside a writer, a long reader") { $0.counts(in: .concurrent) },
         MixClass("migrations", "schema upgrades at open") { $0.counts(in: .schemaUpgrades) },
