@@ -81,6 +81,19 @@ import Testing
         #expect(interval.low < 1.1 && interval.high > 1.3)
     }
 
+    @Test func theSpreadBetweenRunsIsNotARegressionButATripleIs() {
+        // 24 cells that each moved by up to ±15% between two runs (another moment on a shared
+        // machine), with tight rounds: noise the runs share, not 24 changes.
+        let workloads = ["crud.read-pk.single", "query.count", "rows.fetch", "batch.bulk-insert", "query.full-scan", "crud.update.batched"]
+        let base = workloads.flatMap { w in ["sqlite", "lmdb", "grdb", "objectgraph+sqlite"].map { Self.cell($0, w, ns: 1_000, cv: 0.01) } }
+        var new = base.enumerated().map { i, c in Self.cell(c.target.name, c.workload, ns: 1_000 * (0.85 + Double(i % 11) * 0.03), cv: 0.01) }
+        #expect(compare(base, new).exitCode == 0)
+        #expect(compare(base, new).runSpread > 0.05)
+        new[3] = Self.cell(new[3].target.name, new[3].workload, ns: 3_000, cv: 0.01)
+        let c = compare(base, new)
+        #expect(c.exitCode == 2 && c.regressions.map(\.key) == [new[3].key])
+    }
+
     @Test func aCellThatNowFailsIsARegression() {
         let c = compare([Self.cell("lmdb", "query.count", ns: 1_000, cv: 0.01)],
                         [Self.cell("lmdb", "query.count", ns: 0, cv: 0, status: .failed)])

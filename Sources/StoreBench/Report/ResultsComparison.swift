@@ -62,6 +62,8 @@ public struct ResultsComparison {
     /// Cells whose metric neither run has (e.g. allocations in a schema-1 file).
     public let unmeasured: Int
     public let verdicts: VerdictAgreement
+    /// For `time`: the spread between the two runs every cell shares (a standard deviation of log(new ÷ base)).
+    public let runSpread: Double
 
     /// `threshold` is a fraction (0.10 = 10%); nil takes the metric's default.
     public init(base: RunResults, new: RunResults, metric: Metric, threshold: Double? = nil, tolerance: Double = 0.5) {
@@ -71,6 +73,8 @@ public struct ResultsComparison {
         self.tolerance = tolerance
         var rows: [Row] = []
         var unmeasured = 0
+        let runSpread = metric == .time ? Self.runSpread(base, new) : 0
+        self.runSpread = runSpread
         for b in base.cells where b.isOK && Suites.suite(of: b.category)?.inProfiles != false {
             guard let n = new.cell(b.key) else {
                 rows.append(Row(key: b.key, base: nil, new: nil, change: nil, band: threshold, verdict: .missing, timeChange: nil))
@@ -90,7 +94,8 @@ public struct ResultsComparison {
                 verdict = nv - bv >= max(tolerance, threshold * bv) ? .regression
                     : bv - nv >= max(tolerance, threshold * bv) ? .improvement : .unchanged
             } else if metric == .time {
-                rows.append(Self.timeRow(b, n, threshold: threshold, comparisons: base.cells.count, timeChange: timeChange))
+                rows.append(Self.timeRow(b, n, threshold: threshold, comparisons: base.cells.count, runSpread: runSpread,
+                                         timeChange: timeChange))
                 continue
             } else {
                 guard bv > 0 else { unmeasured += 1; continue }
@@ -107,10 +112,11 @@ public struct ResultsComparison {
     }
 
     /// A time row: new ÷ base decided on its interval, not on the point values.
-    static func timeRow(_ b: CellResult, _ n: CellResult, threshold: Double, comparisons: Int, timeChange: Double?) -> Row {
+    static func timeRow(_ b: CellResult, _ n: CellResult, threshold: Double, comparisons: Int, runSpread: Double,
+                        timeChange: Double?) -> Row {
         let rule = DecisionRule(margin: threshold, comparisons: comparisons)
-        let ratio = LogRatio(unpaired: n.intervalNanos ?? n.perRoundNanos ?? [], over: b.intervalNanos ?? b.perRoundNanos ?? [])
-        let decided = ratio.map(rule.decide)
+        let decided = LogRatio(unpaired: n.intervalNanos ?? n.perRoundNanos ?? [], over: b.intervalNanos ?? b.perRoundNanos ?? [])
+            .map { r -> Comparison in rule.decide(Self.widened(r, by: runSpread, cells: comparisons)) }
         let verdict: Verdict = switch decided?.outcome {
         case .slower?: .regression
         case .faster?: .improvement
@@ -120,6 +126,35 @@ public struct ResultsComparison {
                       verdict: verdict, timeChange: timeChange)
         row.interval = decided?.ratio
         return row
+    }
+
+    /// `r` with the runs' shared spread added to its variance; degrees of freedom by
+    /// Welch–Satterthwaite, the spread's from the cells it was estimated on (a median absolute
+    /// deviation is worth about 37% of them).
+    static func widened(_ r: LogRatio, by spread: Double, cells: Int) -> LogRatio {
+        guard spread > 0 else { return r }
+        var out = r
+        let within = r.standardError * r.standardError, shared = spread * spread
+        out.standardError = (within + shared).squareRoot()
+        let sharedDF = max(1, 0.37 * Double(cells))
+        let parts = (r.degreesOfFreedom > 0 ? within * within / r.degreesOfFreedom : 0) + shared * shared / sharedDF
+        out.degreesOfFreedom = r.degreesOfFreedom > 0 ? (within + shared) * (within + shared) / parts : 0
+        return out
+    }
+
+    /// The spread every cell's time shares between two runs (another moment on a shared
+    /// machine): 1.4826 × the median absolute deviation of all common cells' log(new ÷ base),
+    /// an estimate of their standard deviation that a few real changes do not move. Each time
+    /// row adds it to its own standard error.
+    static func runSpread(_ base: RunResults, _ new: RunResults) -> Double {
+        let changes = base.cells.compactMap { b -> Double? in
+            guard b.isOK, let bt = b.nanosPerOperation, bt > 0, let n = new.cell(b.key), n.isOK,
+                  let nt = n.nanosPerOperation, nt > 0 else { return nil }
+            return log(nt / bt)
+        }
+        guard changes.count >= 5 else { return 0 }
+        let median = SampleStatistics(changes).median
+        return 1.4826 * SampleStatistics(changes.map { abs($0 - median) }).median
     }
 
     /// The compared values and their combined spread (root of summed squared CVs; 0 for counts).
@@ -163,7 +198,7 @@ public struct ResultsComparison {
         case .allocations: "a change counts when it is at least \(Format.perOperation(tolerance)) calls per operation"
             + (threshold > 0 ? " and \(String(format: "%.2g%%", threshold * 100))" : "") + " (counts are deterministic for a build).\n\n"
         case .instructions: "a change counts when it is beyond ±\(Format.percent(threshold)).\n\n"
-        case .time: "a change counts when its interval (Welch's t on the logs of both cells' rounds, at a confidence that keeps all \(rows.count) comparisons together right with 95% probability) lies wholly beyond ±\(Format.percent(threshold)).\n\n"
+        case .time: "a change counts when its interval (Welch's t on the logs of both cells' rounds, widened by the spread every cell shares between the two runs, ±\(Format.percent(exp(runSpread) - 1)) here, at a confidence that keeps all \(rows.count) comparisons together right with 95% probability) lies wholly beyond ±\(Format.percent(threshold)).\n\n"
         case .floorRatio: "a change counts when it is beyond ±\(Format.percent(threshold)) or twice the repetitions' combined spread, whichever is larger.\n\n"
         }
         md += rule

@@ -60,16 +60,26 @@ extension ResultsView {
         return out
     }
 
+    /// A check's outcome in the words of a ratio that is better lower (time, memory).
+    static func claimWord(_ outcome: Comparison.Outcome) -> String {
+        switch outcome {
+        case .faster: "lower"
+        case .slower: "higher"
+        case .equivalent: "equivalent"
+        case .undecided: "undecided"
+        }
+    }
+
     /// The seeds' claims, each with its stand-in, figure and verdict.
     func claimsSection() -> String {
         let verdicts = claimVerdicts()
         guard !verdicts.isEmpty else { return "" }
         var md = "## The seeds' claims\n\n"
         md += "The tutorials this project grew from make these claims; each is tested here by a stand-in, decided by the rule above "
-        md += "(holds: every check decided the claimed way; does not hold: a check decided otherwise; undecided: the interval reaches across the margin).\n\n"
+        md += "(holds: every check decided the claimed way; does not hold: a check decided otherwise; undecided: an interval reaches across the margin). Each figure is numerator ÷ denominator with its interval: lower means the numerator takes less time or memory.\n\n"
         md += "| claim | stand-in | figure | verdict |\n|---|---|---|---|\n"
         for v in verdicts {
-            let figures = v.checks.map { c in "\(c.check.label): " + (c.comparison.map { "\(Format.ratio($0.ratio)) (\($0.outcome.rawValue))" } ?? "not in this run") }
+            let figures = v.checks.map { c in "\(c.check.label): " + (c.comparison.map { "\(Format.ratio($0.ratio)) (\(Self.claimWord($0.outcome)))" } ?? "not in this run") }
             md += "| \(v.claim.claim) | \(v.claim.standIn) | \(figures.isEmpty ? "–" : figures.joined(separator: "; ")) | **\(v.outcome.rawValue)** |\n"
         }
         return md + "\n"
