@@ -68,7 +68,7 @@ extension Format {
     public static func ratio(_ e: Estimate?) -> String {
         guard let e else { return "–" }
         guard e.high > e.low else { return ratio(e.value) }
-        guard e.high.isFinite, e.low > 0 else { return "\(ratio(e.value)) (no interval)" }
+        guard e.high.isFinite, e.low > 0, e.high < 1e6, e.low > 1e-6 else { return "\(ratio(e.value)) (no interval)" }
         return "\(ratio(e.value)) (\(bare(e.low))–\(bare(e.high)))"
     }
 

@@ -55,22 +55,24 @@ extension ResultsView {
         var md = "## Memory and disk\n\n"
         md += "From `memory.load` (load the whole social dataset, then close) and `memory.walk` (read every record of every entity). "
         md += "Resident after load is the cell process's resident memory after the load minus before the store opened; the walk peak is "
-        md += "\(MemorySuite.walkPeakMeaning) (the same figure \"Least memory\" and the seeds' claim use); disk is what the store's files "
+        md += "\(MemorySuite.walkPeakMeaning) (the same figure \"Least memory\" and the seeds' claims use), walking lazily (`memory.walk`) or with each entity's results in an array first (`memory.walk-array`); disk is what the store's files "
         md += "occupy after closing. Both memory figures include the engine's cache: SQLite's page cache at its default size "
         md += "(2,000 KiB per connection), and for LMDB the mapped file pages the kernel can drop under pressure. The per-workload tables' "
         md += "\"process peak RSS\" is another quantity: the whole cell process's peak, generator and runner included.\n\n"
         for scale in scales {
             guard let d = results.datasets.first(where: { $0.scale == scale }) else { continue }
             md += "\(scale) scale (\(Format.count(d.records)) records):\n\n"
-            md += "| backend | load | resident after load | per record in memory | walk peak | disk | per record on disk |\n"
-            md += "|---|---:|---:|---:|---:|---:|---:|\n"
+            md += "| backend | load | resident after load | per record in memory | walk peak | walk peak, array | disk | per record on disk |\n"
+            md += "|---|---:|---:|---:|---:|---:|---:|---:|\n"
             for b in backends {
                 let load = results.cell(b, MemoryWorkloads.loadName, scale)
                 let walk = results.cell(b, MemoryWorkloads.walkName, scale)
                 guard load != nil || walk != nil else { continue }
                 let resident = load?.figure(MemorySuite.residentAfterLoad)
                 md += "| \(b) | \(Format.rate(load?.operationsPerSecond)) | \(Format.bytes(resident)) | "
+                let array = results.cell(b, MemoryWorkloads.walkArrayName, scale)
                 md += "\(Format.bytes(resident.map { $0 / Double(d.records) })) | \(Format.bytes(walk?.figure(MemorySuite.walkPeak))) | "
+                md += "\(Format.bytes(array?.figure(MemorySuite.walkPeak))) | "
                 md += "\(Format.bytes(load?.diskBytes)) | \(Format.bytes(load?.diskBytes.map { Double($0) / Double(d.records) })) |\n"
             }
             md += "\n"

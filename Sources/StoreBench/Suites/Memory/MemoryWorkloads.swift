@@ -4,10 +4,11 @@ import StoreBenchKit
 /// Loading the social dataset (which builds the store every other social workload copies) and
 /// walking all of it, with resident memory measured around both.
 enum MemoryWorkloads {
-    static var all: [Workload] { [load, walk] }
+    static var all: [Workload] { [load, walk, walkArray] }
 
     static let loadName = "memory.load"
     static let walkName = "memory.walk"
+    static let walkArrayName = "memory.walk-array"
 
     static var load: Workload {
         .define(loadName, .memory,
@@ -37,27 +38,50 @@ enum MemoryWorkloads {
     }
 
     static var walk: Workload {
-        .define(walkName, .memory, "Read every record of every entity, every field (forEach); peak resident memory during the walk",
+        .define(walkName, .memory, "Read every record of every entity, every field (forEach, lazily); peak resident memory during the walk",
                 setup: { ctx in ctx },
                 body: { repo, ctx, timer in
-                    ResidentMemory.resetPeak()
-                    let before = ResidentMemory.current() ?? 0
-                    var sink = 0
-                    for entity in ["User", "Post", "Comment", "Tag"] {
-                        let start = MonotonicClock.now()
-                        var rows = 0
-                        try repo.read { tx in
-                            try tx.forEach(Query(entity)) { row in
-                                sink &+= Touch.row(row)
-                                rows += 1
-                            }
+                    try walkAll(repo, ctx, timer) { tx, query in
+                        var sink = 0, rows = 0
+                        try tx.forEach(query) { row in
+                            sink &+= Touch.row(row)
+                            rows += 1
                         }
-                        timer.record(MonotonicClock.now() &- start, operations: rows)
+                        return (sink, rows)
                     }
-                    if let peak = ResidentMemory.peak() {
-                        ctx.report(MemorySuite.walkPeak, max(ctx.reported(MemorySuite.walkPeak) ?? 0, Double(peak) - Double(before)))
-                    }
-                    return sink
                 })
+    }
+
+    /// The same walk with every entity's results converted to an array first (`fetch`), as
+    /// code that maps a query to `[Record]` does: what lazy results save.
+    static var walkArray: Workload {
+        .define(walkArrayName, .memory, "Read every record of every entity, every field, each entity's results fetched into an array first; peak resident memory during the walk",
+                setup: { ctx in ctx },
+                body: { repo, ctx, timer in
+                    try walkAll(repo, ctx, timer) { tx, query in
+                        let all = try tx.fetch(query)
+                        return (Touch.records(all), all.count)
+                    }
+                })
+    }
+
+    /// Walks User, Post, Comment and Tag with `visit` (checksum and rows), one read
+    /// transaction each, timed per entity, and reports the peak resident memory above the
+    /// resident memory before the walk began.
+    static func walkAll(_ repo: any Repository, _ ctx: WorkloadContext, _ timer: OperationTimer,
+                        _ visit: (any ReadTransaction, Query) throws -> (Int, Int)) throws -> Int {
+        ResidentMemory.resetPeak()
+        let before = ResidentMemory.current() ?? 0
+        var sink = 0
+        for entity in ["User", "Post", "Comment", "Tag"] {
+            let start = MonotonicClock.now()
+            let (touched, rows) = try repo.read { tx in try visit(tx, Query(entity)) }
+            sink &+= touched
+            timer.record(MonotonicClock.now() &- start, operations: rows)
+        }
+        if let peak = ResidentMemory.peak() {
+            ctx.report(MemorySuite.walkPeak, max(ctx.reported(MemorySuite.walkPeak) ?? 0, Double(peak) - Double(before)))
+        }
+        return sink
     }
 }
