@@ -13,19 +13,21 @@ extension ResultsView {
     }
 
     /// The comparisons the report decides, all at the main scale: each backend against the
-    /// fastest in every compared workload, each backend against its tier leader in every use
-    /// case, and the seeds' claims.
+    /// fastest in every compared workload; in every use case and every family of the first
+    /// page's table, at most every pair of backends (a tier's leader against each of the rest,
+    /// tier after tier); and the seeds' claims.
     var comparisonCount: Int {
         let perWorkload = comparedWorkloads.map { max(0, cells($0.name, mainScale).count - 1) }.reduce(0, +)
-        let perUseCase = useCaseNames.count * max(0, backends.count - 1)
-        return perWorkload + perUseCase + claimComparisons
+        let groups = useCaseNames.count + Set(comparedWorkloads.map(\.category)).count
+        let pairs = backends.count * max(0, backends.count - 1) / 2
+        return perWorkload + groups * pairs + claimComparisons
     }
 
     /// Each backend's time per operation ÷ the fastest backend's, for one workload and scale,
     /// with its interval at the report's confidence (`CellResult.logRatio(to:)`).
     public func relativeToFastest(_ workload: String, _ scale: String) -> [String: Estimate] {
-        let cs = cells(workload, scale)
-        guard let best = cs.min(by: { $0.nanosPerOperation! < $1.nanosPerOperation! }), best.nanosPerOperation! > 0 else { return [:] }
+        let cs = cells(workload, scale).filter { $0.typicalNanos != nil }
+        guard let best = cs.min(by: { $0.typicalNanos! < $1.typicalNanos! }), best.typicalNanos! > 0 else { return [:] }
         let confidence = decisionRule.confidence
         var out: [String: Estimate] = [:]
         for c in cs {

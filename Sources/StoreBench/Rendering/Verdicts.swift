@@ -28,8 +28,8 @@ struct WorkloadVerdict {
     var undecided: [String] { ranked.map(\.target.name).filter { versusFastest[$0]?.outcome == .undecided } }
 
     init?(workload: String, cells: [CellResult], rule: DecisionRule) {
-        let ranked = cells.filter { $0.isBackend && $0.isOK && $0.nanosPerOperation != nil }
-            .sorted { $0.nanosPerOperation! < $1.nanosPerOperation! }
+        let ranked = cells.filter { $0.isBackend && $0.isOK && $0.typicalNanos != nil }
+            .sorted { $0.typicalNanos! < $1.typicalNanos! }
         guard let first = ranked.first else { return nil }
         self.workload = workload
         self.ranked = ranked
@@ -72,16 +72,19 @@ struct GroupRanking {
     let tiers: [[Entry]]
     let workloads: Int
 
-    /// `cells` maps workload → its backend cells at one scale.
+    /// `cells` maps workload → its backend cells at one scale. Only workloads every ranked
+    /// backend measured count (a workload only some backends run, such as observation, would
+    /// compare each over a different set), and only those measured more than once (a load).
     init(_ cells: [String: [CellResult]], backends: [String], rule: DecisionRule) {
-        workloads = cells.count
-        let scores = Self.scores(cells)
+        let shared = Self.shared(cells, backends: backends)
+        workloads = shared.count
+        let scores = Self.scores(shared)
         var rest = backends.filter { scores[$0] != nil }.sorted { scores[$0]! < scores[$1]! }
         var tiers: [[Entry]] = []
         while let leader = rest.first {
             var tier = [Entry(backend: leader, score: scores[leader]!, versusLeader: nil)]
             for b in rest.dropFirst() {
-                let c = Self.compare(b, leader, cells, rule).map(rule.decide)
+                let c = Self.compare(b, leader, shared, rule).map(rule.decide)
                 if c?.outcome != .slower { tier.append(Entry(backend: b, score: scores[b]!, versusLeader: c)) }
             }
             tiers.append(tier)
@@ -90,13 +93,19 @@ struct GroupRanking {
         self.tiers = tiers
     }
 
-    /// Each backend's geometric mean over the workloads of its median time ÷ the fastest's.
+    /// The workloads of `cells` that every backend measuring any of them measured, more than once.
+    static func shared(_ cells: [String: [CellResult]], backends: [String]) -> [String: [CellResult]] {
+        let ok = cells.mapValues { $0.filter { $0.isOK && $0.typicalNanos != nil && ($0.perRoundNanos?.count ?? 0) + ($0.intervalNanos?.count ?? 0) > 1 } }
+        let present = Set(ok.values.flatMap { $0.map(\.target.name) }).intersection(backends)
+        return ok.filter { _, cs in Set(cs.map(\.target.name)).isSuperset(of: present) }
+    }
+
+    /// Each backend's geometric mean over the workloads of its typical time ÷ the fastest's.
     static func scores(_ cells: [String: [CellResult]]) -> [String: Double] {
         var logSum: [String: Double] = [:], n: [String: Int] = [:]
         for cs in cells.values {
-            let ok = cs.filter { $0.isOK && ($0.nanosPerOperation ?? 0) > 0 }
-            guard let best = ok.map({ $0.nanosPerOperation! }).min() else { continue }
-            for c in ok { logSum[c.target.name, default: 0] += log(c.nanosPerOperation! / best); n[c.target.name, default: 0] += 1 }
+            guard let best = cs.compactMap(\.typicalNanos).min(), best > 0 else { continue }
+            for c in cs { logSum[c.target.name, default: 0] += log(c.typicalNanos! / best); n[c.target.name, default: 0] += 1 }
         }
         return logSum.reduce(into: [:]) { $0[$1.key] = exp($1.value / Double(n[$1.key]!)) }
     }
@@ -106,8 +115,7 @@ struct GroupRanking {
         LogRatio.mean(of: cells.keys.sorted().compactMap { w in
             let cs = cells[w]!.filter(\.isOK)
             guard let b = cs.first(where: { $0.target.name == backend }), let l = cs.first(where: { $0.target.name == leader }) else { return nil }
-            // A workload of one measurement (a load) says nothing of noise: it ranks, but does not decide.
-            return b.logRatio(to: l).map(rule.moderated).flatMap { $0.degreesOfFreedom > 0 ? $0 : nil }
+            return b.logRatio(to: l).map(rule.moderated)
         })
     }
 }
@@ -117,8 +125,8 @@ extension VariancePrior {
     /// cells per workload; nil when fewer than three have spread.
     static func fitting(workloads: [[CellResult]]) -> VariancePrior? {
         VariancePrior(fitting: workloads.flatMap { cells -> [LogRatio] in
-            let ok = cells.filter { $0.isBackend && $0.isOK && ($0.nanosPerOperation ?? 0) > 0 }
-            guard let fastest = ok.min(by: { $0.nanosPerOperation! < $1.nanosPerOperation! }) else { return [] }
+            let ok = cells.filter { $0.isBackend && $0.isOK && ($0.typicalNanos ?? 0) > 0 }
+            guard let fastest = ok.min(by: { $0.typicalNanos! < $1.typicalNanos! }) else { return [] }
             return ok.filter { $0.target != fastest.target }.compactMap { $0.logRatio(to: fastest) }
         })
     }

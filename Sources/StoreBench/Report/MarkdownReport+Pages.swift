@@ -54,7 +54,7 @@ extension MarkdownReport {
         if !compared.isEmpty {
             md += "## Decisions at the \(view.mainScale) scale\n\n" + view.decisionRuleText + view.verdictTable(compared, scale: view.mainScale)
             for scale in view.scales where scale != view.mainScale {
-                md += "At the \(scale) scale (not decided; ratios with intervals at the same confidence):\n\n" + view.ratioTable(compared, scale: scale)
+                md += view.ratioTable(compared, scale: scale)
             }
         }
         if let suite { md += suite.report(.section, view) }

@@ -73,7 +73,8 @@ public struct ResultsComparison {
         self.tolerance = tolerance
         var rows: [Row] = []
         var unmeasured = 0
-        let runSpread = metric == .time ? Self.runSpread(base, new) : 0
+        let changes = metric == .time ? Self.logChanges(base, new) : []
+        let runSpread = Self.runSpread(changes)
         self.runSpread = runSpread
         for b in base.cells where b.isOK && Suites.suite(of: b.category)?.inProfiles != false {
             guard let n = new.cell(b.key) else {
@@ -94,7 +95,7 @@ public struct ResultsComparison {
                 verdict = nv - bv >= max(tolerance, threshold * bv) ? .regression
                     : bv - nv >= max(tolerance, threshold * bv) ? .improvement : .unchanged
             } else if metric == .time {
-                rows.append(Self.timeRow(b, n, threshold: threshold, comparisons: base.cells.count, runSpread: runSpread,
+                rows.append(Self.timeRow(b, n, threshold: threshold, comparisons: max(1, changes.count), runSpread: runSpread,
                                          timeChange: timeChange))
                 continue
             } else {
@@ -134,9 +135,15 @@ public struct ResultsComparison {
     static func widened(_ r: LogRatio, by spread: Double, cells: Int) -> LogRatio {
         guard spread > 0 else { return r }
         var out = r
+        let sharedDF = max(1, 0.37 * Double(cells))
+        // One measurement on each side (a load): the shared spread is all the noise there is to go by.
+        if r.degreesOfFreedom <= 0 {
+            out.standardError = (r.standardError * r.standardError + spread * spread).squareRoot()
+            out.degreesOfFreedom = sharedDF
+            return out
+        }
         let within = r.standardError * r.standardError, shared = spread * spread
         out.standardError = (within + shared).squareRoot()
-        let sharedDF = max(1, 0.37 * Double(cells))
         let parts = (r.degreesOfFreedom > 0 ? within * within / r.degreesOfFreedom : 0) + shared * shared / sharedDF
         out.degreesOfFreedom = r.degreesOfFreedom > 0 ? (within + shared) * (within + shared) / parts : 0
         return out
@@ -146,15 +153,19 @@ public struct ResultsComparison {
     /// machine): 1.4826 × the median absolute deviation of all common cells' log(new ÷ base),
     /// an estimate of their standard deviation that a few real changes do not move. Each time
     /// row adds it to its own standard error.
-    static func runSpread(_ base: RunResults, _ new: RunResults) -> Double {
-        let changes = base.cells.compactMap { b -> Double? in
-            guard b.isOK, let bt = b.nanosPerOperation, bt > 0, let n = new.cell(b.key), n.isOK,
-                  let nt = n.nanosPerOperation, nt > 0 else { return nil }
-            return log(nt / bt)
-        }
+    static func runSpread(_ changes: [Double]) -> Double {
         guard changes.count >= 5 else { return 0 }
         let median = SampleStatistics(changes).median
         return 1.4826 * SampleStatistics(changes.map { abs($0 - median) }).median
+    }
+
+    /// log(new ÷ base) of every cell both runs measured.
+    static func logChanges(_ base: RunResults, _ new: RunResults) -> [Double] {
+        base.cells.compactMap { b -> Double? in
+            guard b.isOK, Suites.suite(of: b.category)?.inProfiles != false, let bt = b.nanosPerOperation, bt > 0,
+                  let n = new.cell(b.key), n.isOK, let nt = n.nanosPerOperation, nt > 0 else { return nil }
+            return log(nt / bt)
+        }
     }
 
     /// The compared values and their combined spread (root of summed squared CVs; 0 for counts).

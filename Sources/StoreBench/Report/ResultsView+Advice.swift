@@ -7,7 +7,7 @@ extension ResultsView {
     func useCaseGroups() -> String {
         var md = "Per use case, at the \(mainScale) scale: each backend's geometric mean, over the use case's workloads, of its time per "
         md += "operation ÷ the fastest backend's (1.00× means fastest on every one). A tier's members are equivalent (≈) or undecided (?) "
-        md += "against its leader, with the interval of their score ÷ the leader's in brackets; every backend of a later tier is decidedly "
+        md += "against its leader, with their paired estimate against the leader over the same workloads (and its interval) in brackets; every backend of a later tier is decidedly "
         md += "slower than the leader before it.\n\n"
         for useCase in useCases {
             let ws = comparedWorkloads.filter { $0.useCases?.contains(useCase) == true }.map(\.name)
@@ -31,12 +31,14 @@ extension ResultsView {
     private func useCaseLine(_ useCase: UseCase, _ ws: [String]) -> String {
         let ranking = ranking(ws)
         guard !ranking.tiers.isEmpty else { return "" }
-        func entry(_ e: GroupRanking.Entry) -> String {
-            let sign = e.versusLeader.map { $0.outcome == .equivalent ? "≈ " : "? " } ?? ""
+        func entry(_ e: GroupRanking.Entry, leads: Bool) -> String {
+            let sign = leads ? "" : e.versusLeader?.outcome == .equivalent ? "≈ " : "? "
             return sign + "`\(e.backend)` \(Format.ratio(e.score))" + (e.versusLeader.map { " [\(Format.ratio($0.ratio))]" } ?? "")
         }
-        let tiers = ranking.tiers.enumerated().map { i, tier in "\(i + 1). " + tier.map(entry).joined(separator: ", ") }
-        return "- **\(useCase.title)** (\(ws.count) workloads): " + tiers.joined(separator: " · ") + "\n"
+        let tiers = ranking.tiers.enumerated().map { i, tier in
+            "\(i + 1). " + tier.enumerated().map { entry($1, leads: $0 == 0) }.joined(separator: ", ")
+        }
+        return "- **\(useCase.title)** (\(ranking.workloads) of \(ws.count) workloads, those every backend measured): " + tiers.joined(separator: " · ") + "\n"
     }
 
     /// "Which backend?", its closing notes: closeness to the engine, conformance failures, what

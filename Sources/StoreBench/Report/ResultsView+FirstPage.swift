@@ -37,8 +37,9 @@ extension ResultsView {
     private func familyCell(_ backend: String, _ r: GroupRanking, _ worst: (String, Double)?) -> String {
         guard let tier = r.tiers.firstIndex(where: { $0.contains { $0.backend == backend } }),
               let e = r.tiers[tier].first(where: { $0.backend == backend }) else { return "–" }
+        let isLeader = r.tiers[0].first?.backend == backend
         var cell = switch (tier, e.versusLeader?.outcome) {
-        case (0, nil): "**\(Format.ratio(e.score))**"
+        case (0, _) where isLeader: "**\(Format.ratio(e.score))**"
         case (0, .equivalent?): "≈ \(Format.ratio(e.score))"
         case (0, _): "? \(Format.ratio(e.score))"
         default: "▼ \(Format.ratio(e.score))"
@@ -47,14 +48,13 @@ extension ResultsView {
         return cell
     }
 
-    /// Per backend, its largest time ÷ fastest among `workloads` at the main scale, and where.
+    /// Per backend, its largest time ÷ fastest among `workloads` at the main scale, and where
+    /// (the ratios the family pages print).
     func worstRatios(_ workloads: [String]) -> [String: (String, Double)] {
         var out: [String: (String, Double)] = [:]
         for w in workloads {
-            let cs = cells(w, mainScale)
-            guard let best = cs.compactMap(\.nanosPerOperation).min(), best > 0 else { continue }
-            for c in cs where c.nanosPerOperation! / best > (out[c.target.name]?.1 ?? 0) {
-                out[c.target.name] = (w.split(separator: ".", maxSplits: 1).last.map(String.init) ?? w, c.nanosPerOperation! / best)
+            for (b, e) in relativeToFastest(w, mainScale) where e.value > (out[b]?.1 ?? 0) {
+                out[b] = (w.split(separator: ".", maxSplits: 1).last.map(String.init) ?? w, e.value)
             }
         }
         return out

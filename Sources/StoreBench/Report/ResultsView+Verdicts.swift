@@ -12,7 +12,13 @@ extension ResultsView {
         md += "\(Format.ratio(1 + rule.margin)), **≈ equivalent** when its whole interval lies within ±\(Format.percent(rule.margin)), "
         md += "and **? undecided** otherwise (with the rounds that would decide it at its present noise). "
         md += "The intervals are t intervals on log ratios at \(Self.confidenceText(rule.confidence)) confidence each: "
-        md += "Bonferroni over the \(rule.comparisons) comparisons this report decides, so that all of them together hold with 95% probability.\n\n"
+        md += "Bonferroni over the \(rule.comparisons) comparisons this report decides, so that all of them together hold with 95% probability."
+        if let prior = rule.prior {
+            md += String(format: " Each paired comparison's variance is moderated toward the noise all of them share (limma's empirical Bayes: prior "
+                         + "d₀ = %.1f degrees of freedom, typical spread of a round's log ratio s₀ = %.1f%%), which its own few rounds cannot estimate well.",
+                         prior.degreesOfFreedom, prior.variance.squareRoot() * 100)
+        }
+        md += " Concurrency, YCSB and lifecycle intervals are widened for the correlation of consecutive intervals (AR(1)).\n\n"
         return md
     }
 
@@ -42,8 +48,9 @@ extension ResultsView {
         var parts: [String] = []
         if !v.equivalent.isEmpty { parts.append("\(fastest) ≈ " + v.equivalent.map { "`\($0)`" }.joined(separator: " ≈ ")) }
         if !v.undecided.isEmpty {
+            let noInterval = v.undecided.contains { v.versusFastest[$0]?.ratio.confidence == 0 }
             let needs = v.roundsNeeded.map { $0 <= 100 ? "; ≈\($0) rounds would decide" : "; over 100 rounds would be needed" }
-                ?? "; more rounds would not decide it: too close to the margin"
+                ?? (noInterval ? "; one measurement: no interval to decide on" : "; thousands of rounds would be needed: the ratio sits near the margin")
             parts.append("undecided: \(fastest) against " + v.undecided.map { "`\($0)`" }.joined(separator: ", ") + needs)
         }
         return parts.joined(separator: "; ")
@@ -65,13 +72,15 @@ extension ResultsView {
 extension ResultsView {
     /// Ratios to the fastest at a scale the report does not decide at.
     func ratioTable(_ workloads: [String], scale: String) -> String {
-        var md = "| workload |" + backends.map { " \($0) |" }.joined() + "\n|---|" + backends.map { _ in "---:|" }.joined() + "\n"
+        var rows = ""
         for w in workloads {
             let rel = relativeToFastest(w, scale)
             guard !rel.isEmpty else { continue }
-            md += "| \(w) |" + backends.map { " \(Format.ratio(rel[$0])) |" }.joined() + "\n"
+            rows += "| \(w) |" + backends.map { " \(Format.ratio(rel[$0])) |" }.joined() + "\n"
         }
-        return md + "\n"
+        guard !rows.isEmpty else { return "" }
+        return "At the \(scale) scale (not decided; ratios with intervals at the same confidence):\n\n"
+            + "| workload |" + backends.map { " \($0) |" }.joined() + "\n|---|" + backends.map { _ in "---:|" }.joined() + "\n" + rows + "\n"
     }
 
     /// The first page's note of cells that did not measure.

@@ -46,12 +46,14 @@ public struct LogRatio: Sendable, Hashable {
                   kind: .paired)
     }
 
-    /// From two independent sets of positive samples (Welch); nil when either is empty.
-    public init?(unpaired numerators: [Double], over denominators: [Double]) {
+    /// From two independent sets of positive samples (Welch); nil when either is empty. A
+    /// factor above 1 says a set's samples are correlated (consecutive intervals of one run):
+    /// its variance of the mean grows by it and its effective count shrinks by it.
+    public init?(unpaired numerators: [Double], over denominators: [Double], numeratorFactor: Double = 1, denominatorFactor: Double = 1) {
         guard !numerators.isEmpty, !denominators.isEmpty,
               !(numerators + denominators).contains(where: { !($0 > 0) }) else { return nil }
         let (ma, va) = Self.meanAndVariance(numerators.map(log)), (mb, vb) = Self.meanAndVariance(denominators.map(log))
-        let na = Double(numerators.count), nb = Double(denominators.count)
+        let na = Double(numerators.count) / max(1, numeratorFactor), nb = Double(denominators.count) / max(1, denominatorFactor)
         let sa = va / na, sb = vb / nb
         let df: Double = na < 2 || nb < 2 ? 0
             : (sa + sb) > 0 ? (sa + sb) * (sa + sb) / (sa * sa / (na - 1) + sb * sb / (nb - 1)) : na + nb - 2
