@@ -38,6 +38,7 @@ public struct DecisionRule: Sendable, Hashable {
 
     /// The decision the interval of `ratio` (numerator ÷ denominator) supports.
     public func decide(_ ratio: LogRatio) -> Comparison {
+        let raw = ratio
         let ratio = moderated(ratio)
         let estimate = ratio.interval(confidence: confidence)
         let top = 1 + margin, bottom = 1 / (1 + margin)
@@ -46,17 +47,34 @@ public struct DecisionRule: Sendable, Hashable {
             : estimate.high < bottom ? .faster
             : estimate.low >= bottom && estimate.high <= top ? .equivalent : .undecided
         return Comparison(ratio: estimate, outcome: outcome, samples: ratio.samples,
-                          samplesNeeded: outcome == .undecided ? samplesNeeded(ratio) : nil)
+                          samplesNeeded: outcome == .undecided ? samplesNeeded(raw) : nil)
     }
 
-    /// For an undecided ratio: the samples that would decide it if its mean and noise held
-    /// (the interval narrows as 1/√n); nil when no number would (it sits on the margin) or the
-    /// noise is unknown.
+    /// For an undecided ratio: the fewest samples that would decide it if its mean and noise
+    /// held (searched in steps of a quarter: the t quantile falls and, for a moderated ratio,
+    /// its own variance gains weight against the prior's as samples grow); nil when none up to
+    /// 10,000 would (it sits on the margin) or the noise is unknown.
     func samplesNeeded(_ r: LogRatio) -> Int? {
-        let h = r.halfWidth(confidence: confidence), delta = log(1 + margin)
+        let delta = log(1 + margin)
         let gap = abs(abs(r.mean) - delta)
-        guard h.isFinite, gap > delta / 20 else { return nil }
-        let n = Double(r.samples) * (h / gap) * (h / gap)
-        return n < 10_000 ? Int(n.rounded(.up)) : nil
+        guard r.degreesOfFreedom > 0, r.samples > 0, gap > 0 else { return nil }
+        var n = Double(r.samples) + 1
+        while n <= 10_000 {
+            if halfWidth(r, at: n) < gap { return Int(n.rounded(.up)) }
+            n = max(n + 1, n * 1.25)
+        }
+        return nil
+    }
+
+    /// `r`'s interval half-width had it rested on `n` samples.
+    private func halfWidth(_ r: LogRatio, at n: Double) -> Double {
+        let quantile = 1 - (1 - confidence) / 2
+        if r.kind == .paired, let prior {
+            let own = n - 1, d0 = prior.degreesOfFreedom
+            let variance = (d0 * prior.variance + own * r.sampleVariance) / (d0 + own)
+            return StudentT.quantile(quantile, degreesOfFreedom: d0 + own) * (variance / n).squareRoot()
+        }
+        let scale = n / Double(r.samples)
+        return StudentT.quantile(quantile, degreesOfFreedom: r.degreesOfFreedom * scale) * r.standardError / scale.squareRoot()
     }
 }
