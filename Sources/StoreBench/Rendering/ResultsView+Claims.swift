@@ -36,7 +36,7 @@ extension ResultsView {
             guard let a = okCell(pair.numerator), let b = okCell(pair.denominator) else { return nil }
             if pair.numerator.figure == nil, pair.denominator.figure == nil {
                 return pair.numerator.workload == pair.denominator.workload ? a.logRatio(to: b).map(rule.moderated)
-                    : LogRatio(unpaired: a.intervalNanos ?? a.perRoundNanos ?? [], over: b.intervalNanos ?? b.perRoundNanos ?? [])
+                    : LogRatio(unpaired: a.comparisonSamples, over: b.comparisonSamples)
             }
             return LogRatio(unpaired: Self.values(a, pair.numerator.figure), over: Self.values(b, pair.denominator.figure))
         })

@@ -16,9 +16,6 @@ struct WorkloadVerdict {
     let versusFastest: [String: Comparison]
 
     var winner: CellResult { ranked[0] }
-    var runnerUp: CellResult? { ranked.dropFirst().first }
-    /// The runner-up against the fastest.
-    var factor: Comparison? { runnerUp.flatMap { versusFastest[$0.target.name] } }
     /// Whether the fastest is decidedly faster than every other backend.
     var isSignificant: Bool { ranked.count > 1 && versusFastest.values.allSatisfy { $0.outcome == .slower } }
     /// The fastest and every backend not decidedly slower than it.
@@ -37,9 +34,6 @@ struct WorkloadVerdict {
         for c in ranked.dropFirst() { versus[c.target.name] = c.logRatio(to: first).map(rule.decide) }
         versusFastest = versus
     }
-
-    /// Whether `backend` is decidedly slower than the fastest here.
-    func isSignificantLoser(_ backend: String) -> Bool { versusFastest[backend]?.outcome == .slower }
 
     /// The rounds `backend`'s comparison would need to be decided, when known: its samples
     /// needed, scaled from samples to rounds (a cell compared through its per-interval times

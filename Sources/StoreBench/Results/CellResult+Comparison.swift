@@ -9,8 +9,7 @@ extension CellResult {
     /// round. nil when either has no positive time.
     public func logRatio(to other: CellResult) -> LogRatio? {
         let mine = perRoundNanos ?? [], theirs = other.perRoundNanos ?? []
-        if min(mine.count, theirs.count) < Self.pairedRoundsWanted,
-           let a = intervalNanos, let b = other.intervalNanos, a.count >= 2, b.count >= 2 {
+        if prefersIntervals || other.prefersIntervals, let a = intervalNanos, let b = other.intervalNanos, a.count >= 2, b.count >= 2 {
             return LogRatio(unpaired: a, over: b, numeratorFactor: intervalVarianceFactor, denominatorFactor: other.intervalVarianceFactor)
         }
         if mine.count == theirs.count, roundNanos != nil, other.roundNanos != nil {
@@ -43,12 +42,20 @@ extension CellResult {
     /// samples `logRatio(to:)` uses (its per-interval times for a cell that ran few rounds and
     /// has them, else its rounds or repetitions), so the fastest by it is never slower than another by theirs.
     public var typicalNanos: Double? {
-        let rounds = perRoundNanos ?? []
-        let xs = rounds.count < Self.pairedRoundsWanted && (intervalNanos?.count ?? 0) >= 2 ? intervalNanos! : rounds
-        let positive = xs.filter { $0 > 0 }
+        let positive = comparisonSamples.filter { $0 > 0 }
         guard !positive.isEmpty else { return nil }
         return exp(positive.map(log).reduce(0, +) / Double(positive.count))
     }
+
+    /// Whether this cell's per-interval times say more than its rounds: it ran fewer than
+    /// `pairedRoundsWanted` rounds and recorded intervals.
+    var prefersIntervals: Bool {
+        (perRoundNanos?.count ?? 0) < Self.pairedRoundsWanted && (intervalNanos?.count ?? 0) >= 2
+    }
+
+    /// The times a comparison of this cell rests on: its intervals when it prefers them, else
+    /// its rounds (or repetitions).
+    var comparisonSamples: [Double] { prefersIntervals ? intervalNanos ?? [] : perRoundNanos ?? [] }
 
     /// Rounds below which a cell's per-interval times, when it has them, say more than its rounds.
     public static let pairedRoundsWanted = 5

@@ -43,19 +43,10 @@ public struct Estimate: Codable, Sendable, Hashable {
     /// True when the whole interval lies above `x`.
     public func isAbove(_ x: Double) -> Bool { low > x }
 
-    /// The least confidence an interval needs before it can decide anything (a single sample,
-    /// or three with their 75% range, cannot).
-    public static let decisiveConfidence = 0.90
-
-    /// True when the interval lies wholly above `x` at a decisive confidence: evidence, not a reading.
-    public func isSignificantlyAbove(_ x: Double) -> Bool { confidence >= Self.decisiveConfidence && low > x }
     /// True when the whole interval lies below `x`.
     public func isBelow(_ x: Double) -> Bool { high < x }
     /// True when `x` lies inside the interval.
     public func contains(_ x: Double) -> Bool { low <= x && x <= high }
-
-    /// The interval's width relative to its value: (high − low) ÷ value.
-    public var relativeWidth: Double { value > 0 ? (high - low) / value : 0 }
 
     public func scaled(by f: Double) -> Estimate {
         Estimate(value: value * f, low: low * f, high: high * f, confidence: confidence)

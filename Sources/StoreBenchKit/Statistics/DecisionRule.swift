@@ -37,9 +37,8 @@ public struct DecisionRule: Sendable, Hashable {
     public var confidence: Double { 1 - (1 - familyConfidence) / Double(comparisons) }
 
     /// The decision the interval of `ratio` (numerator ÷ denominator) supports.
-    public func decide(_ ratio: LogRatio) -> Comparison {
-        let raw = ratio
-        let ratio = moderated(ratio)
+    public func decide(_ raw: LogRatio) -> Comparison {
+        let ratio = moderated(raw)
         let estimate = ratio.interval(confidence: confidence)
         let top = 1 + margin, bottom = 1 / (1 + margin)
         let outcome: Comparison.Outcome = estimate.confidence == 0 ? .undecided

@@ -5,8 +5,8 @@ import Foundation
 /// is a poor estimate; the report holds a few hundred of them, whose variances together give a
 /// scaled inverse-χ² prior (`degreesOfFreedom` d₀, `variance` s₀²). A comparison's moderated
 /// variance is (d₀·s₀² + d·s²) ÷ (d₀ + d), with d₀ + d degrees of freedom: noisy estimates are
-/// pulled toward the typical noise, and intervals at a high confidence become usable. When the
-/// variances are too spread to share anything, d₀ comes out 0 and nothing changes.
+/// pulled toward the typical noise, and intervals at a high confidence become usable. The more
+/// the variances differ, the smaller d₀ comes out and the less each is moved.
 ///
 /// ```swift
 /// let prior = VariancePrior(fitting: ratios)      // many paired LogRatios
