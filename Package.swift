@@ -152,7 +152,7 @@ let package = Package(
                     plugins: [.plugin(name: "ConformanceKitXCTests")]),
         // Counts the heap allocations of one thread (glibc's malloc interposed in the test binary).
         .testTarget(name: "StoreBenchTests", dependencies: [
-            "StoreBench", "StoreBenchKit", "StoreBenchCLI", "StoreCore", "StoreConformance", "SQLiteStore", "LMDBStore", "ObjectGraph", "CSQLite",
+            "StoreBench", "StoreBenchKit", "StoreBenchCLI", "StoreCore", "StoreConformance", "SQLiteStore", "LMDBStore", "GRDBStore", "ObjectGraph", "CSQLite",
         ], exclude: ["Fixtures"]),   // a results file (and its report) written by an older build
     ],
     swiftLanguageModes: [.v6]

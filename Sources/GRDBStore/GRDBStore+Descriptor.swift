@@ -11,7 +11,7 @@ extension GRDBStore {
         name: "grdb", summary: "GRDB.swift 7 (DatabasePool, WAL) over SQLite \(libraryVersion)", engine: "sqlite",
         verify: { schema, directory, options in
             try VerificationReport.ofStore(file: directory.appendingPathComponent(fileName)) {
-                try GRDBStore(directory: directory, schema: schema, options: options)
+                try GRDBStore(directory: directory, schema: schema, options: options.readingOnly)
             }
         },
         compact: { schema, directory, options in
@@ -20,6 +20,16 @@ extension GRDBStore {
             defer { try? store.close() }
             try store.vacuum()
             try store.close()
+        },
+        storedSchema: { directory in
+            let path = directory.appendingPathComponent(fileName).path
+            try StoreDirectory.requireStore(directory, storeFile: fileName)
+            try SQLStoreFile.checkBeforeOpening(path)
+            return try GRDBErrors.mapped {
+                let queue = try DatabaseQueue(path: path, configuration: configuration(readonly: true))
+                defer { try? queue.close() }
+                return try queue.read { try SQLStoreMetadata.storedSchema(GRDBExecutor($0), path: path) }
+            }
         }
     ) { schema, directory, options in
         try GRDBStore(directory: directory, schema: schema, options: options)

@@ -28,10 +28,11 @@ public final class GRDBStore: Repository, @unchecked Sendable {
     /// (`StoreLocating`).
     public let migrationGeneration: Int
     public let options: StoreOptions
-    public let capabilities: Capabilities = [.persistence, .snapshotReads, .concurrentReaders, .schemaVersioning, .migrations, .integrityCheck, .compaction]
+    public let capabilities: Capabilities = [.persistence, .snapshotReads, .concurrentReaders, .schemaVersioning, .migrations, .integrityCheck, .compaction, .readOnlyMode]
 
     let mapping: SQLSchemaMapping
-    let pool: DatabasePool
+    /// A `DatabasePool`; a `DatabaseQueue` for a read-only store on read-only media (immutable).
+    let pool: any DatabaseWriter
     private let lock = NSLock()
     private var isClosed = false                 // guarded by lock
     private var activeThreads: [pthread_t] = []  // guarded by lock: threads inside a transaction
@@ -42,31 +43,23 @@ public final class GRDBStore: Repository, @unchecked Sendable {
     }
 
     /// Opens or creates the database file at `path`. Throws `schemaMismatch` when the file was
-    /// written with another schema, `corrupted` when it is not a StoreBench SQLite store.
+    /// written with another schema, `corrupted` when it is not a StoreBench SQLite store
+    /// (nothing is written to such a file). A new store is created complete or not at all.
+    /// With `options.readOnly`, nothing is written: see `StoreOptions.readOnly`.
     public init(path: String, schema: Schema, options: StoreOptions = StoreOptions()) throws {
         self.schema = schema
         self.path = path
         self.options = options
         let mapping = SQLSchemaMapping(schema: schema)
         self.mapping = mapping
-        var config = Configuration()
-        config.busyMode = .timeout(5)
-        config.prepareDatabase { db in try GRDBFunctions.register(on: db) }
         try SQLStoreFile.checkBeforeOpening(path)
-        let pool = try GRDBErrors.mapped { try DatabasePool(path: path, configuration: config) }
-        self.pool = pool
-        do {
-            try GRDBErrors.mapped {
-                // DatabasePool sets `synchronous = NORMAL` on its writer once WAL is on (after
-                // `prepareDatabase`), so durability is set here: FULL syncs the WAL at every
-                // commit, as SQLiteStore and the floor do.
-                let synchronous = options.durability == .durable ? "FULL" : "NORMAL"
-                try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(synchronous)") }
-                try pool.write { db in try SQLStoreMetadata.prepare(GRDBExecutor(db), mapping: mapping, path: path, migrations: options.migrations) }
+        if options.readOnly {
+            pool = try Self.openReadOnly(path, mapping: mapping)
+        } else {
+            try SQLStoreFile.createIfMissing(path) { temp in
+                try GRDBErrors.mapped { try Self.openPool(temp, mapping: mapping, options: options).close() }
             }
-        } catch {
-            try? pool.close()
-            throw error
+            pool = try Self.openPool(path, mapping: mapping, options: options)
         }
         migrationGeneration = StoreMigrations.generation(of: path)
     }
@@ -97,7 +90,8 @@ public final class GRDBStore: Repository, @unchecked Sendable {
     // MARK: Transactions
 
     public func write<T>(_ body: (any WriteTransaction) throws -> T) throws -> T {
-        try entered {
+        if options.readOnly { throw StoreError.refusedWrite(to: path) }
+        return try entered {
             try GRDBErrors.mapped {
                 try pool.write { db in try Self.run(GRDBExecutor(db), mapping, writable: true, body) }
             }
@@ -155,6 +149,7 @@ extension GRDBStore {
     /// `VACUUM` and a truncating checkpoint, as GRDB runs statements outside a transaction
     /// (`writeWithoutTransaction`). Used by the descriptor's `compact` on a store it opened.
     func vacuum() throws {
+        if options.readOnly { throw StoreError.refusedWrite(to: path) }
         try GRDBErrors.mapped {
             try pool.writeWithoutTransaction { db in
                 try db.execute(sql: "VACUUM")

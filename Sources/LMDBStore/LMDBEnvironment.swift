@@ -14,24 +14,44 @@ final class LMDBEnvironment: @unchecked Sendable {
     /// Where the data file is mapped (found after open and after every resize).
     private(set) var region = MapRegion.unknown
 
-    /// Opens (creating when absent) the environment in `directory`. A handle that fails to
-    /// open is closed before the error is thrown.
-    init(directory: String, maxDatabases: Int, mapSize: Int, durability: Durability) throws {
+    /// How an environment is opened besides its durability.
+    struct Mode: Sendable {
+        /// `MDB_RDONLY`: nothing is written to the data file. When the lock file cannot be
+        /// written (read-only media, no permission), the environment opens without it
+        /// (`MDB_NOLOCK`): no process may write the store meanwhile.
+        var readOnly = false
+        /// `MDB_NOSUBDIR`: `directory` is the data file's path (its lock file is `path-lock`).
+        var noSubdirectory = false
+    }
+
+    /// Opens (creating when absent, unless read-only) the environment in `directory`. A handle
+    /// that fails to open is closed before the error is thrown.
+    init(directory: String, maxDatabases: Int, mapSize: Int, durability: Durability, mode: Mode = Mode()) throws {
         path = directory
+        // relaxed: no fsync at commit (a process crash loses nothing, power loss may).
+        var flags = UInt32(MDB_NOTLS) | (durability == .relaxed ? UInt32(MDB_NOSYNC) : 0)
+        if mode.readOnly { flags |= UInt32(MDB_RDONLY) }
+        if mode.noSubdirectory { flags |= UInt32(MDB_NOSUBDIR) }
+        do {
+            handle = try Self.open(directory, maxDatabases, mapSize, flags)
+        } catch let e as StoreError where mode.readOnly && (e.nativeCode == EACCES || e.nativeCode == EROFS) {
+            handle = try Self.open(directory, maxDatabases, mapSize, flags | UInt32(MDB_NOLOCK))
+        }
+        region = MapRegion.locate(handle!)
+    }
+
+    private static func open(_ directory: String, _ maxDatabases: Int, _ mapSize: Int, _ flags: UInt32) throws -> OpaquePointer {
         var env: OpaquePointer?
         try LMDBError.check(mdb_env_create(&env), "cannot create an LMDB environment")
         do {
             try LMDBError.check(mdb_env_set_maxdbs(env, MDB_dbi(maxDatabases)), "cannot set the number of databases")
             try LMDBError.check(mdb_env_set_mapsize(env, mapSize), "cannot set the map size to \(mapSize) bytes")
-            // relaxed: no fsync at commit (a process crash loses nothing, power loss may).
-            let flags = UInt32(MDB_NOTLS) | (durability == .relaxed ? UInt32(MDB_NOSYNC) : 0)
             try LMDBError.check(mdb_env_open(env, directory, flags, 0o644), "cannot open the LMDB environment at \(directory)")
         } catch {
             mdb_env_close(env)
             throw error
         }
-        handle = env
-        region = MapRegion.locate(env!)
+        return env!
     }
 
     deinit { close() }

@@ -46,6 +46,7 @@ enum LMDBError {
         case MDB_TXN_FULL: "the transaction has too many dirty pages"
         case MDB_BAD_VALSIZE: "a key or value has a size LMDB does not accept (keys are 1...511 bytes)"
         case MDB_READERS_FULL: "too many read transactions are open"
+        case EACCES, EPERM, EROFS: "no permission to write there (read-only media, or files not yours); to read the store, open it with StoreOptions(readOnly: true)"
         default: String(cString: mdb_strerror(rc))
         }
     }

@@ -66,9 +66,7 @@ struct LMDBLayout: Sendable {
         let stored = try checkMeta(txn, metaDBI, path: path)
         switch try MigrationPlan.decide(migrations, storedVersion: stored.version, fingerprint: stored.fingerprint, schema: schema, path: path) {
         case .current:
-            var layout = try handles(txn, schema: schema, create: false, path: path, recordVersions: try recordVersions(txn, metaDBI, schema))
-            layout.acceptsFormat2 = stored.mixed
-            return layout
+            return try existing(txn, metaDBI, schema: schema, path: path, mixed: stored.mixed)
         case .recreate:
             return try StoreMigrations.run(at: path, to: schema.version) {
                 try dropAll(txn, path: path)
@@ -78,11 +76,46 @@ struct LMDBLayout: Sendable {
             return try StoreMigrations.run(at: path, to: schema.version) {
                 for stage in stages { try LMDBMigration(stage: stage, txn: txn, meta: metaDBI, path: path, progress: migrations?.progress).run() }
                 try writeVersion(txn, metaDBI, schema)
-                var layout = try handles(txn, schema: schema, create: false, path: path, recordVersions: try recordVersions(txn, metaDBI, schema))
-                layout.acceptsFormat2 = stored.mixed
-                return layout
+                return try existing(txn, metaDBI, schema: schema, path: path, mixed: stored.mixed)
             }
         }
+    }
+
+    /// Opens the layout of a store that already holds `schema`, reading only: what a store
+    /// opened read-only does instead of `open`. Throws `corrupted` for an environment that is
+    /// not a store, `schemaMismatch` for another schema (no migration runs read-only).
+    static func read(_ txn: LMDBTxn, schema: Schema, path: String) throws -> LMDBLayout {
+        let meta = try metaDatabase(txn, path: path)
+        let stored = try checkMeta(txn, meta, path: path)
+        guard case .current = try MigrationPlan.decide(nil, storedVersion: stored.version, fingerprint: stored.fingerprint,
+                                                        schema: schema, path: path) else {
+            throw StoreError(.schemaMismatch, "\(path) holds another schema version; opened read-only, it is not migrated")
+        }
+        return try existing(txn, meta, schema: schema, path: path, mixed: stored.mixed)
+    }
+
+    /// The schema the store records (from its fingerprint), read only: what `verify` checks
+    /// a store of unknown schema against.
+    static func storedSchema(_ txn: LMDBTxn, path: String) throws -> Schema {
+        let stored = try checkMeta(txn, try metaDatabase(txn, path: path), path: path)
+        guard let fingerprint = stored.fingerprint else { throw StoreError(.corrupted, "\(path): sb_meta records no schema") }
+        return try Schema(fingerprint: fingerprint, path: path)
+    }
+
+    private static func metaDatabase(_ txn: LMDBTxn, path: String) throws -> MDB_dbi {
+        var meta: MDB_dbi = 0
+        let rc = mdb_dbi_open(try txn.live, "sb_meta", 0, &meta)
+        if rc == MDB_NOTFOUND {
+            throw StoreError(.corrupted, "\(path) is an LMDB environment but not a StoreBench store (no sb_meta database)")
+        }
+        try LMDBError.check(rc, "cannot open the sb_meta database of \(path)")
+        return meta
+    }
+
+    private static func existing(_ txn: LMDBTxn, _ meta: MDB_dbi, schema: Schema, path: String, mixed: Bool) throws -> LMDBLayout {
+        var layout = try handles(txn, schema: schema, create: false, path: path, recordVersions: try recordVersions(txn, meta, schema))
+        layout.acceptsFormat2 = mixed
+        return layout
     }
 
     /// `sb_meta` and every database of the schema, in an empty environment.

@@ -46,7 +46,7 @@ public final class LMDBStore: Repository, @unchecked Sendable {
     public let migrationGeneration: Int
     public let options: StoreOptions
     public let mapLimits: MapSize
-    public let capabilities: Capabilities = [.persistence, .snapshotReads, .concurrentReaders, .schemaVersioning, .migrations, .integrityCheck, .compaction]
+    public let capabilities: Capabilities = [.persistence, .snapshotReads, .concurrentReaders, .schemaVersioning, .migrations, .integrityCheck, .compaction, .readOnlyMode]
 
     let env: LMDBEnvironment
     let layout: LMDBLayout
@@ -69,19 +69,27 @@ public final class LMDBStore: Repository, @unchecked Sendable {
         self.directory = directory
         self.options = options
         self.mapLimits = mapSize
-        try StoreDirectory.prepare(directory, storeFile: "data.mdb")
+        if options.readOnly {
+            try StoreDirectory.requireStore(directory, storeFile: "data.mdb")
+        } else {
+            try StoreDirectory.prepare(directory, storeFile: "data.mdb")
+        }
         let path = directory.standardizedFileURL.path
         try OpenEnvironments.claim(path)
         do {
             try Self.checkDataFile(path)
+            if !options.readOnly { try Self.createIfMissing(path, schema: schema, mapSize: mapSize) }
             // A migration opens the databases of every schema it passes through (and may move
             // those of a renamed entity aside).
             let migrating = options.migrations?.migrations.reduce(0) { $0 + 2 * LMDBLayout.databaseCount($1.source) } ?? 0
             let env = try LMDBEnvironment(directory: path, maxDatabases: LMDBLayout.databaseCount(schema) + migrating,
-                                          mapSize: mapSize.initial, durability: options.durability)
+                                          mapSize: mapSize.initial, durability: options.durability,
+                                          mode: .init(readOnly: options.readOnly))
             do {
                 try Self.checkSize(env)
-                layout = try Self.openLayout(env, schema: schema, path: path, migrations: options.migrations, maximumMap: mapSize.maximum)
+                layout = options.readOnly
+                    ? try Self.readLayout(env, schema: schema, path: path)
+                    : try Self.openLayout(env, schema: schema, path: path, migrations: options.migrations, maximumMap: mapSize.maximum)
             } catch {
                 env.close()
                 throw error
@@ -96,7 +104,7 @@ public final class LMDBStore: Repository, @unchecked Sendable {
 
     /// Opens (creates, migrates) the layout in one write transaction. A migration that fills
     /// the map is aborted, the map doubled (up to `maximumMap`) and the migration run again.
-    private static func openLayout(_ env: LMDBEnvironment, schema: Schema, path: String,
+    static func openLayout(_ env: LMDBEnvironment, schema: Schema, path: String,
                                    migrations: MigrationPlan?, maximumMap: Int) throws -> LMDBLayout {
         while true {
             let txn = try LMDBTxn(try env.live(), region: env.region, readOnly: false)
@@ -189,6 +197,7 @@ public final class LMDBStore: Repository, @unchecked Sendable {
     private var holdsMap: Bool { ThreadReads.current.stores.contains(ObjectIdentifier(self)) }
 
     public func write<T>(_ body: (any WriteTransaction) throws -> T) throws -> T {
+        if options.readOnly { throw StoreError.refusedWrite(to: directory.path) }
         if isWriterThread { throw StoreError(.busy, "a write transaction was started inside another on the same thread") }
         let me = pthread_self()
         writeLock.lock()
@@ -311,7 +320,10 @@ public final class LMDBStore: Repository, @unchecked Sendable {
     private static func checkDataFile(_ directory: String) throws {
         let data = directory + "/data.mdb"
         guard let size = (try? FileManager.default.attributesOfItem(atPath: data))?[.size] as? Int else { return }
-        if size > 0 && size < 2 * 4096 {
+        if size == 0 {
+            throw StoreError(.corrupted, "\(data) is empty (0 bytes): a store file is created complete, so this one lost its contents; restore it from a copy, or remove it to start a new store")
+        }
+        if size < 2 * 4096 {
             throw StoreError(.corrupted, "\(data) is \(size) bytes, too short to be an LMDB environment")
         }
     }

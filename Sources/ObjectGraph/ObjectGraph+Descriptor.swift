@@ -13,7 +13,8 @@ extension ObjectGraph {
             summary: "Object graph (identity map, faults, change tracking) persisting through \(store.name)",
             engine: store.engine,
             verify: store.verify,   // the graph's data is its store's
-            compact: store.compact
+            compact: store.compact,
+            storedSchema: store.storedSchema
         ) { schema, directory, options in
             ObjectGraph(store: try store.open(schema, directory, options))
         }

@@ -12,12 +12,29 @@ final class SQLiteConnection {
     private var statements: [String: SQLiteStatement] = [:]
     private var slots: [SQLiteStatement?] = []
 
+    /// How a connection opens its file.
+    enum Access {
+        /// Read and write, creating the file when missing.
+        case create
+        /// Read and write an existing file.
+        case readWrite
+        /// Read an existing file; SQLite still maps the WAL index (`-shm`), creating it if it can.
+        case readOnly
+        /// Read a file SQLite may take as unchanging (read-only media with no WAL): no lock,
+        /// no `-shm`, no WAL is read.
+        case immutable
+    }
+
     /// Opens (or creates) the database file. A half-opened handle is closed before throwing.
-    init(path: String, create: Bool) throws {
+    convenience init(path: String, create: Bool) throws {
+        try self.init(path: path, access: create ? .create : .readWrite)
+    }
+
+    /// Opens the database file as `access` says. A half-opened handle is closed before throwing.
+    init(path: String, access: Access) throws {
         self.path = path
         var db: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        let rc = sqlite3_open_v2(Self.name(path, access), &db, Self.flags(access), nil)
         guard rc == SQLITE_OK, let db else {
             let err = SQLiteError.make(rc, db: db, sql: nil, message: "cannot open \(path): \(db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory")")
             sqlite3_close_v2(db)
@@ -35,6 +52,22 @@ final class SQLiteConnection {
     }
 
     deinit { close() }
+
+    private static func flags(_ access: Access) -> Int32 {
+        let base = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        switch access {
+        case .create: return base | SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        case .readWrite: return base | SQLITE_OPEN_READWRITE
+        case .readOnly: return base | SQLITE_OPEN_READONLY
+        case .immutable: return base | SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+        }
+    }
+
+    /// The path, or for `immutable` its `file:` URI.
+    private static func name(_ path: String, _ access: Access) -> String {
+        guard case .immutable = access else { return path }
+        return SQLStoreFile.immutableURI(path)
+    }
 
     /// Finalizes cached statements, then closes the handle. Idempotent.
     func close() {

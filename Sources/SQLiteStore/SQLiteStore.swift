@@ -27,7 +27,7 @@ public final class SQLiteStore: Repository, @unchecked Sendable {
     /// (`StoreLocating`).
     public let migrationGeneration: Int
     public let options: StoreOptions
-    public let capabilities: Capabilities = [.persistence, .snapshotReads, .concurrentReaders, .schemaVersioning, .migrations, .integrityCheck, .compaction]
+    public let capabilities: Capabilities = [.persistence, .snapshotReads, .concurrentReaders, .schemaVersioning, .migrations, .integrityCheck, .compaction, .readOnlyMode]
 
     let mapping: SQLSchemaMapping
     private let writeLock = NSLock()
@@ -37,6 +37,8 @@ public final class SQLiteStore: Repository, @unchecked Sendable {
     private var isClosed = false                     // guarded by poolLock
     private var writerThread: pthread_t?             // guarded by poolLock
     private var readerThreads: [pthread_t] = []      // guarded by poolLock: one entry per open read
+    /// How reader connections open the file (read-only stores: as the first one did).
+    private let readerAccess: SQLiteConnection.Access
 
     /// Opens or creates `directory/store.sqlite`.
     public convenience init(directory: URL, schema: Schema, options: StoreOptions = StoreOptions()) throws {
@@ -44,32 +46,27 @@ public final class SQLiteStore: Repository, @unchecked Sendable {
     }
 
     /// Opens or creates the database file at `path`. Throws `schemaMismatch` when the file was
-    /// written with another schema, `corrupted` when it is not a StoreBench SQLite store.
+    /// written with another schema, `corrupted` when it is not a StoreBench SQLite store (nothing
+    /// is written to such a file). A new store is created complete or not at all.
+    /// With `options.readOnly`, nothing is written: see `StoreOptions.readOnly`.
     public init(path: String, schema: Schema, options: StoreOptions = StoreOptions()) throws {
         self.schema = schema
         self.path = path
         self.options = options
-        self.mapping = SQLSchemaMapping(schema: schema)
+        let mapping = SQLSchemaMapping(schema: schema)
+        self.mapping = mapping
         try SQLStoreFile.checkBeforeOpening(path)
-        let db = try SQLiteConnection(path: path, create: true)
-        do {
-            guard try db.pragma("PRAGMA journal_mode = WAL")?.lowercased() == "wal" else {
-                throw StoreError(.io, "cannot switch \(path) to WAL mode")
+        if options.readOnly {
+            let (reader, access) = try Self.openReadOnly(path, mapping: mapping)
+            idleReaders = [reader]
+            readerAccess = access
+        } else {
+            try SQLStoreFile.createIfMissing(path) { temp in
+                try Self.openWriter(temp, access: .create, mapping: mapping, options: options).close()
             }
-            try db.exec("PRAGMA synchronous = \(options.durability == .durable ? "FULL" : "NORMAL")")
-            try db.exec("BEGIN IMMEDIATE")
-            do {
-                try SQLStoreMetadata.prepare(db, mapping: mapping, path: path, migrations: options.migrations)
-                try db.exec("COMMIT")
-            } catch {
-                try? db.exec("ROLLBACK")
-                throw error
-            }
-        } catch {
-            db.close()
-            throw error
+            writer = try Self.openWriter(path, access: .readWrite, mapping: mapping, options: options)
+            readerAccess = .readWrite
         }
-        writer = db
         migrationGeneration = StoreMigrations.generation(of: path)
     }
 
@@ -105,6 +102,7 @@ public final class SQLiteStore: Repository, @unchecked Sendable {
 
     public func write<T>(_ body: (any WriteTransaction) throws -> T) throws -> T {
         if isWriterThread { throw StoreError(.busy, "a write transaction was started inside another on the same thread") }
+        if options.readOnly { throw StoreError.refusedWrite(to: path) }
         let me = pthread_self()
         writeLock.lock()
         defer { writeLock.unlock() }
@@ -159,7 +157,7 @@ public final class SQLiteStore: Repository, @unchecked Sendable {
         }
         if let idle { return idle }
         do {
-            let db = try SQLiteConnection(path: path, create: false)
+            let db = try SQLiteConnection(path: path, access: readerAccess)
             do {
                 try db.exec("PRAGMA query_only = 1")
             } catch {
@@ -194,10 +192,11 @@ extension SQLiteStore {
         name: "sqlite", summary: "SQLite \(String(cString: sqlite3_libversion())) through its C API (WAL)",
         verify: { schema, directory, options in
             try VerificationReport.ofStore(file: directory.appendingPathComponent(fileName)) {
-                try SQLiteStore(directory: directory, schema: schema, options: options)
+                try SQLiteStore(directory: directory, schema: schema, options: options.readingOnly)
             }
         },
-        compact: { schema, directory, options in try SQLiteStore.compact(directory: directory, schema: schema, options: options) }
+        compact: { schema, directory, options in try SQLiteStore.compact(directory: directory, schema: schema, options: options) },
+        storedSchema: { directory in try SQLiteStore.storedSchema(directory: directory) }
     ) { schema, directory, options in
         try SQLiteStore(directory: directory, schema: schema, options: options)
     }
@@ -220,6 +219,7 @@ extension SQLiteStore {
     }
 
     private func vacuum() throws {
+        if options.readOnly { throw StoreError.refusedWrite(to: path) }
         try writeLock.withLock {
             guard let db = writer else { throw StoreError(.closed, "the store is closed") }
             try db.exec("VACUUM")

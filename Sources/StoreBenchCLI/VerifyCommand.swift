@@ -8,16 +8,18 @@ struct VerifyCommand: ParsableCommand {
         commandName: "verify",
         abstract: "Check a store for damage: the engine's structure, then every record, index and link.",
         discussion: """
-            The store must use the social schema StoreBench's own commands write (`torture` and \
-            the kit do); for a store of your own schema, call `verify()` on the opened repository.
+            The store is checked against the schema it records (every built-in backend stores \
+            its schema's entities, attributes, indexes and relationships beside the version). \
+            The store is opened read-only: nothing in its folder is written, deleted or \
+            checkpointed, so a store in use by another process can be checked (LMDB: readers \
+            and writers go on; SQLite: a snapshot).
 
             sqlite, grdb: PRAGMA integrity_check, the stored DDL, then the logical checks. \
             lmdb: a walk of every page of data.mdb that checks each page before following it \
             (liblmdb itself trusts its pages), then every index and relationship entry against \
             the records, then the logical checks. An object graph checks its store.
 
-            Exit status: 0 clean, 1 damage found, 2 no store there or the check could not run. \
-            Nothing is written to the store.
+            Exit status: 0 clean, 1 damage found, 2 no store there or the check could not run.
 
             Example:
               storebench verify --backend lmdb /tmp/torture-lmdb/store
@@ -42,9 +44,16 @@ struct VerifyCommand: ParsableCommand {
 
     func run() throws {
         let descriptor = Registry.backend(named: backend.name)!
-        let report: VerificationReport
+        let url = URL(fileURLWithPath: directory)
+        var report: VerificationReport
         do {
-            report = try descriptor.verify(SocialSchema.make(), URL(fileURLWithPath: directory), StoreOptions())
+            // A store whose recorded schema cannot be read is damaged or not a store: checked
+            // against the social schema, it reports that it cannot be opened.
+            var unreadable: StoreError?
+            var schema = try SocialSchema.make()
+            do { schema = try descriptor.storedSchema?(url) ?? schema } catch let e as StoreError where e.category == .corrupted { unreadable = e }
+            report = try descriptor.verify(schema, url, StoreOptions(readOnly: true))
+            if let unreadable, report.isClean { report.add("schema", "the recorded schema cannot be read: \(unreadable)") }
         } catch {
             StandardError.write("storebench verify: \(error)\n")
             throw ExitCode(2)

@@ -34,6 +34,14 @@ public final class ConformanceContext {
         current = try harness.open(schema: schema, directory: directory)
     }
 
+    /// Closes the store, then opens it read-only with `schema` (it stays closed when that
+    /// throws); `reopen()` opens it writable again.
+    public func reopenReadOnly(with schema: Schema? = nil) throws {
+        try current?.close()
+        current = nil
+        current = try harness.openReadOnly(schema: schema ?? self.schema, directory: directory)
+    }
+
     /// Closes the store (a later `reopen()` opens it again).
     public func close() throws {
         try current?.close()

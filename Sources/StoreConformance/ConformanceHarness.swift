@@ -25,11 +25,19 @@ public protocol ConformanceHarness: Sendable {
     /// calls. The default throws `unsupported`; a harness whose backend declares `migrations`
     /// implements it.
     func open(schema: Schema, directory: URL, migrations: MigrationPlan) throws -> any Repository
+    /// Opens the existing store read-only (`StoreOptions.readOnly`): what the `readOnly` group
+    /// calls. The default throws `unsupported`; a harness whose backend declares
+    /// `readOnlyMode` implements it.
+    func openReadOnly(schema: Schema, directory: URL) throws -> any Repository
 }
 
 extension ConformanceHarness {
     public func open(schema: Schema, directory: URL, migrations: MigrationPlan) throws -> any Repository {
         throw StoreError(.unsupported, "the harness '\(name)' cannot open a store with a migration plan: implement open(schema:directory:migrations:)")
+    }
+
+    public func openReadOnly(schema: Schema, directory: URL) throws -> any Repository {
+        throw StoreError(.unsupported, "the harness '\(name)' cannot open a store read-only: implement openReadOnly(schema:directory:)")
     }
 }
 
@@ -53,5 +61,9 @@ public struct DescriptorHarness: ConformanceHarness {
         var options = options
         options.migrations = migrations
         return try descriptor.open(schema, directory, options)
+    }
+
+    public func openReadOnly(schema: Schema, directory: URL) throws -> any Repository {
+        try descriptor.open(schema, directory, options.readingOnly)
     }
 }

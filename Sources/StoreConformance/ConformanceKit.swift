@@ -21,7 +21,7 @@ public enum ConformanceKit {
     /// Every case, grouped by feature, in a stable order.
     public static let cases: [ConformanceCase] =
         SchemaCases.all + CRUDCases.all + TransactionCases.all + IsolationCases.all + BatchCases.all + QueryCases.all
-        + RelationshipCases.all + ErrorCases.all + PersistenceCases.all + ReentrancyCases.all + MigrationCases.all
+        + RelationshipCases.all + ErrorCases.all + PersistenceCases.all + ReadOnlyCases.all + ReentrancyCases.all + MigrationCases.all
 
     /// The groups in order.
     public static var groups: [String] {

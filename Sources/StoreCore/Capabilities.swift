@@ -25,12 +25,16 @@ public struct Capabilities: OptionSet, Sendable, Hashable {
     /// (`BackendDescriptor.compact`: SQLite's `VACUUM`, LMDB's compacting copy).
     public static let compaction = Capabilities(rawValue: 1 << 7)
 
+    /// `StoreOptions.readOnly`: an existing store opens for reading without a byte of it
+    /// written, on read-only media too, and every write throws `readOnly`.
+    public static let readOnlyMode = Capabilities(rawValue: 1 << 8)
+
     /// Every capability with its name, for reports.
     public static let named: [(Capabilities, String)] = [
         (.persistence, "persistence"), (.snapshotReads, "snapshotReads"),
         (.concurrentReaders, "concurrentReaders"), (.schemaVersioning, "schemaVersioning"),
         (.observation, "observation"), (.migrations, "migrations"),
-        (.integrityCheck, "integrityCheck"), (.compaction, "compaction"),
+        (.integrityCheck, "integrityCheck"), (.compaction, "compaction"), (.readOnlyMode, "readOnlyMode"),
     ]
 
     /// The names of the capabilities in this set.

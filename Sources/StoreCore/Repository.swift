@@ -49,9 +49,24 @@ public struct StoreOptions: Sendable {
     /// How a store of an older schema version is brought to the schema's version on open;
     /// `nil`: opening one is `schemaMismatch`.
     public var migrations: MigrationPlan?
-    public init(durability: Durability = .durable, migrations: MigrationPlan? = nil) {
+    /// Opens an existing store for reading only, on read-only media too: nothing in the
+    /// store's files is written (no journal switch, checkpoint, migration or creation), and
+    /// every `write` throws `readOnly`. A missing store is `notFound`; a store that would need
+    /// a migration is `schemaMismatch`.
+    public var readOnly: Bool
+    public init(durability: Durability = .durable, migrations: MigrationPlan? = nil, readOnly: Bool = false) {
         self.durability = durability
         self.migrations = migrations
+        self.readOnly = readOnly
+    }
+}
+
+extension StoreOptions {
+    /// These options with `readOnly` set: what checking a store opens it with.
+    public var readingOnly: StoreOptions {
+        var o = self
+        o.readOnly = true
+        return o
     }
 }
 
@@ -85,18 +100,25 @@ public struct BackendDescriptor: Sendable {
     /// try LMDBStore.descriptor.compact?(schema, directory, StoreOptions())
     /// ```
     public var compact: (@Sendable (Schema, URL, StoreOptions) throws -> Void)?
+    /// The schema the store in a directory records, read without writing anything (what
+    /// `storebench verify` checks a store of unknown schema against); `nil` when the backend
+    /// records none. Throws `notFound` for no store, `corrupted` for a damaged one.
+    public var storedSchema: (@Sendable (URL) throws -> Schema)?
 
     public init(name: String, summary: String, engine: String? = nil,
                 verify: (@Sendable (Schema, URL, StoreOptions) throws -> VerificationReport)? = nil,
                 compact: (@Sendable (Schema, URL, StoreOptions) throws -> Void)? = nil,
+                storedSchema: (@Sendable (URL) throws -> Schema)? = nil,
                 open: @escaping @Sendable (Schema, URL, StoreOptions) throws -> any Repository) {
         self.name = name
         self.summary = summary
         self.engine = engine ?? name
         self.compact = compact
+        self.storedSchema = storedSchema
         self.open = open
+        // Opened read-only: checking a store writes nothing to it.
         self.verify = verify ?? { schema, directory, options in
-            try VerificationReport.ofStore { try open(schema, directory, options) }
+            try VerificationReport.ofStore { try open(schema, directory, options.readingOnly) }
         }
     }
 }

@@ -33,6 +33,8 @@ public struct StoreError: Error, Sendable, Hashable {
         case io
         /// The backend does not support the feature (see `Capabilities`).
         case unsupported
+        /// A write to a store opened read-only (`StoreOptions.readOnly`).
+        case readOnly
     }
 
     public var category: Category
@@ -54,6 +56,13 @@ public struct StoreError: Error, Sendable, Hashable {
         self.nativeMessage = nativeMessage
         self.context = context
         self.position = position
+    }
+}
+
+extension StoreError {
+    /// The error of a write to a store opened read-only (`StoreOptions.readOnly`) at `path`.
+    public static func refusedWrite(to path: String) -> StoreError {
+        StoreError(.readOnly, "\(path) was opened read-only (StoreOptions.readOnly): writes are refused; open it without readOnly to write")
     }
 }
 

@@ -33,6 +33,7 @@ public enum SQLResultCode {
         case .busy?, .locked?: return .busy
         case .tooBig?, .mismatch?: return .invalidValue
         case .interrupt?: return .closed
+        case .readOnly?: return .readOnly
         default: return .io
         }
     }

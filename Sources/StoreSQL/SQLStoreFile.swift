@@ -23,7 +23,10 @@ public enum SQLStoreFile {
             throw StoreError(.io, "\(path) is not a regular file (\(attributes[.type].map { "\($0)" } ?? "unknown type")); a SQLite store is one file: give a path to a file or to a missing one")
         }
         let size = (attributes[.size] as? NSNumber)?.uint64Value ?? 0
-        guard size > 0, let header = read(path, 100) else { return }
+        guard size > 0 else {
+            throw StoreError(.corrupted, "\(path) is empty (0 bytes): a store file is created complete, so this one lost its contents; restore it from a copy, or remove it to start a new store")
+        }
+        guard let header = read(path, 100) else { return }
         guard header.count == 100, Array(header[0..<16]) == magic else {
             throw StoreError(.corrupted, "\(path) is not a SQLite database (its first bytes are not SQLite's header); nothing was written to it",
                              nativeCode: SQLiteResultCode.notADatabase.rawValue, nativeMessage: SQLiteResultCode.notADatabase.name)
@@ -36,6 +39,38 @@ public enum SQLStoreFile {
             throw StoreError(.corrupted, "\(path) is cut short: its header counts \(pages) pages of \(pageSize) bytes (\(pages * pageSize) bytes), the file has \(size); restore it from a copy",
                              nativeCode: SQLiteResultCode.corrupt.rawValue, nativeMessage: SQLiteResultCode.corrupt.name)
         }
+    }
+
+    /// Creates the store file at `path` complete or not at all, when it is missing (see
+    /// `StoreDirectory.createFile`): `build` writes a new store at the temporary path it is given.
+    public static func createIfMissing(_ path: String, build: (String) throws -> Void) throws {
+        try StoreDirectory.createFile(path, companions: ["-wal", "-shm", "-journal"], build: build)
+    }
+
+    /// `error` as a driver reports it when the store at `path` could not be opened for
+    /// writing: a `readOnly` error from SQLite (read-only media, no permission) says so and
+    /// names what to do; other errors pass as they are.
+    public static func openingForWrites(_ path: String, _ error: Error) -> Error {
+        guard let e = error as? StoreError, e.category == .readOnly else { return error }
+        return StoreError(.readOnly, "\(path) cannot be written (read-only media, or no permission): to read it, open it with StoreOptions(readOnly: true)",
+                          nativeCode: e.nativeCode, nativeMessage: e.nativeMessage, context: e.context)
+    }
+
+    /// Whether the file's header says WAL mode (bytes 18 and 19 are 2): switching such a file
+    /// to WAL writes nothing.
+    public static func isInWALMode(_ path: String) -> Bool {
+        guard let header = read(path, 20), header.count == 20 else { return false }
+        return header[18] == 2 && header[19] == 2
+    }
+
+    /// A `file:` URI opening `path` as immutable (SQLite takes no lock, reads no WAL), its
+    /// reserved characters escaped. SQLite must accept URIs (`SQLITE_OPEN_URI`).
+    public static func immutableURI(_ path: String) -> String {
+        var escaped = ""
+        for c in path.unicodeScalars {
+            escaped += c == "%" || c == "?" || c == "#" ? "%" + String(c.value, radix: 16, uppercase: true) : String(c)
+        }
+        return "file:\(escaped)?immutable=1"
     }
 
     /// The first `count` bytes of the file (fewer when it is shorter), or nil when unreadable.

@@ -20,26 +20,12 @@ public enum SQLStoreMetadata {
     public static func prepare(_ db: any SQLExecutor, mapping: SQLSchemaMapping, path: String,
                                migrations: MigrationPlan? = nil) throws {
         let schema = mapping.schema
-        let hasMeta = try db.scalarInt("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sb_meta'", []) != nil
-        if !hasMeta {
-            let objects = try db.scalarInt("SELECT COUNT(*) FROM sqlite_master", []) ?? 0
-            guard objects == 0 else {
-                throw StoreError(.corrupted, "\(path) is a SQLite database but not a StoreBench store (no sb_meta table)")
-            }
+        guard try isStore(db, path: path) else {
             try create(db, mapping: mapping)
             return
         }
-        let read: SQLStatement = "SELECT value FROM sb_meta WHERE key = ?"
-        let stored = try db.column(read, .string, ["format"]).first?.stringValue
-        if stored == "1" {
-            throw StoreError(.schemaMismatch, "\(path) was written by an earlier StoreBench (format 1, without row checksums); recreate it")
-        }
-        guard stored == format else {
-            throw StoreError(.corrupted, "\(path): sb_meta has an unknown format \(stored.map { "'\($0)'" } ?? "(none)")")
-        }
-        let version = try db.column(read, .string, ["schema_version"]).first?.stringValue
-        let fingerprint = try db.column(read, .string, ["schema_fingerprint"]).first?.stringValue
-        switch try MigrationPlan.decide(migrations, storedVersion: version, fingerprint: fingerprint, schema: schema, path: path) {
+        let stored = try storedVersion(db, path: path)
+        switch try MigrationPlan.decide(migrations, storedVersion: stored.version, fingerprint: stored.fingerprint, schema: schema, path: path) {
         case .current:
             return
         case .recreate:
@@ -57,6 +43,54 @@ public enum SQLStoreMetadata {
             try db.execute(update, [.string(schema.fingerprint), "schema_fingerprint"])
             try db.execute(SQLStatement("PRAGMA user_version = \(schema.version)"), [])
         }
+    }
+
+    /// Whether the database is a store (`false`: an empty database, where a store may be
+    /// created). Throws `corrupted` for one that holds someone else's tables. Only reads, so a
+    /// driver calls it before anything that writes to the file (the switch to WAL).
+    public static func isStore(_ db: any SQLExecutor, path: String) throws -> Bool {
+        if try db.scalarInt("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sb_meta'", []) != nil { return true }
+        guard try db.scalarInt("SELECT COUNT(*) FROM sqlite_master", []) ?? 0 == 0 else {
+            throw StoreError(.corrupted, "\(path) is a SQLite database but not a StoreBench store (no sb_meta table); nothing was written to it: give a folder of its own to the store")
+        }
+        return false
+    }
+
+    /// Checks, reading only, that the store at `path` holds `mapping`'s schema as it is: what a
+    /// store opened read-only does instead of `prepare`. Throws `corrupted` for a database that
+    /// is not a store, `schemaMismatch` for another schema (no migration runs read-only).
+    public static func check(_ db: any SQLExecutor, mapping: SQLSchemaMapping, path: String) throws {
+        guard try isStore(db, path: path) else {
+            throw StoreError(.corrupted, "\(path) is an empty SQLite database, not a store; opened read-only, nothing was created")
+        }
+        let stored = try storedVersion(db, path: path)
+        guard case .current = try MigrationPlan.decide(nil, storedVersion: stored.version, fingerprint: stored.fingerprint,
+                                                        schema: mapping.schema, path: path) else {
+            throw StoreError(.schemaMismatch, "\(path) holds another schema version; opened read-only, it is not migrated")
+        }
+    }
+
+    /// The schema the store at `path` records (from its fingerprint): what `verify` checks a
+    /// store of unknown schema against.
+    public static func storedSchema(_ db: any SQLExecutor, path: String) throws -> Schema {
+        guard try isStore(db, path: path) else { throw StoreError(.corrupted, "\(path) is an empty SQLite database, not a store") }
+        let stored = try storedVersion(db, path: path)
+        guard let fingerprint = stored.fingerprint else { throw StoreError(.corrupted, "\(path): sb_meta records no schema") }
+        return try Schema(fingerprint: fingerprint, path: path)
+    }
+
+    /// The stored schema version and fingerprint, after checking the store's format.
+    private static func storedVersion(_ db: any SQLExecutor, path: String) throws -> (version: String?, fingerprint: String?) {
+        let read: SQLStatement = "SELECT value FROM sb_meta WHERE key = ?"
+        let stored = try db.column(read, .string, ["format"]).first?.stringValue
+        if stored == "1" {
+            throw StoreError(.schemaMismatch, "\(path) was written by an earlier StoreBench (format 1, without row checksums); recreate it")
+        }
+        guard stored == format else {
+            throw StoreError(.corrupted, "\(path): sb_meta has an unknown format \(stored.map { "'\($0)'" } ?? "(none)")")
+        }
+        return (try db.column(read, .string, ["schema_version"]).first?.stringValue,
+                try db.column(read, .string, ["schema_fingerprint"]).first?.stringValue)
     }
 
     /// Every table and index of the schema, and `sb_meta`, in an empty database.

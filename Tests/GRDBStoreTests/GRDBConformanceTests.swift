@@ -13,6 +13,10 @@ struct GRDBHarness: ConformanceHarness {
     func open(schema: Schema, directory: URL, migrations: MigrationPlan) throws -> any Repository {
         try GRDBStore(directory: directory, schema: schema, options: StoreOptions(durability: .relaxed, migrations: migrations))
     }
+    // The `readOnly` group opens an existing store read-only.
+    func openReadOnly(schema: Schema, directory: URL) throws -> any Repository {
+        try GRDBStore(directory: directory, schema: schema, options: StoreOptions(readOnly: true))
+    }
 }
 
 /// Step 3: the backends the plugin-generated kit tests run (one test per kit case).

@@ -70,4 +70,28 @@ struct IntegrityCommandTests {
         #expect(none.status == 2, "\(none.out)\n\(none.err)")
         #expect((try FileManager.default.contentsOfDirectory(atPath: empty.path)).isEmpty, "verify created nothing")
     }
+
+    /// A store of a schema StoreBench does not know, still open in this process (its WAL and
+    /// lock files live): `verify` reads the schema the store records and changes no byte.
+    @Test("verify checks a store of any schema against the schema it records, and writes, deletes and checkpoints nothing", arguments: ["sqlite", "grdb", "lmdb"])
+    func verifyReadsTheRecordedSchemaAndWritesNothing(_ backend: String) throws {
+        let dir = try TemporaryDirectory("verify-own-schema")
+        let schema = try Schema(version: 3, entities: [
+            EntityDescription("Reading", primaryKey: "id", attributes: [Attribute("id", .int64), Attribute("celsius", .double), Attribute("place", .string, optional: true)],
+                              indexes: [IndexDescription(["place"])]),
+        ])
+        let descriptor = MisuseTests.backends.first { $0.name == backend }!
+        let store = try descriptor.open(schema, dir.url, StoreOptions())
+        defer { try? store.close() }
+        let e = try schema.entity("Reading")
+        try store.write { tx in for i in 1...300 { try tx.insert(try e.record(["id": .int64(Int64(i)), "celsius": .double(Double(i) / 10), "place": .string("p\(i % 7)")])) } }
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir.url.path).sorted()
+        let before = try DirectoryBytes(dir.url)
+        let r = try Bench.run(["verify", "--backend", backend, dir.url.path])
+        #expect(r.status == 0 && r.out.contains("clean"), "\(r.out)\n\(r.err)")
+        #expect(r.out.contains("300") || r.out.contains("records"), "\(r.out)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).sorted() == files, "verify added or removed files")
+        try before.expectUnchanged("\(backend) verify")
+        #expect(try store.read { try $0.count(Query("Reading")) } == 300)
+    }
 }

@@ -192,6 +192,10 @@ enum Fault: String, CaseIterable, Sendable {
     case migrationProgressSilent
     /// Only the first step of the plan is known: a chain stops there.
     case migrationChainCut
+    /// A read-only open ignores `readOnly`: the store opens writable and writes succeed.
+    case readOnlyIgnored
+    /// A read-only open of a folder without a store creates an empty store there.
+    case readOnlyCreatesMissingStore
 }
 
 extension Fault {
@@ -242,6 +246,8 @@ extension Fault {
         case .nestedIterationEmpty: "reentrancy.forEachInsideForEachOfTheSameQuery"
         case .closeInsideTransactionIgnored: "reentrancy.closeInsideATransactionIsBusyAndChangesNothing"
         case .verifyCriesWolf: "persistence.verifyIsCleanOnASoundStore"
+        case .readOnlyIgnored: "readOnly.everyWriteIsRefusedAndNoByteChanges"
+        case .readOnlyCreatesMissingStore: "readOnly.missingStoreIsNotFoundAndNothingIsCreated"
         case .dirtyReadOfInserts, .dirtyReadOfLinks: "isolation.readerDoesNotSeeUncommittedInsertsUpdatesOrLinks"
         case .dirtyReadOfDeletes: "isolation.readerDoesNotSeeUncommittedDeletesOrUnlinks"
         case .denyIgnoredInCascade, .cascadeDeletesBeforeDenyCheck: "relationships.denyReachedThroughCascadeRefusesEverything"

@@ -104,6 +104,15 @@ struct FaultyHarness: ConformanceHarness {
         }
     }
 
+    func openReadOnly(schema: Schema, directory: URL) throws -> any Repository {
+        switch fault {
+        case .readOnlyIgnored: return try open(schema: schema, directory: directory)
+        case .readOnlyCreatesMissingStore where (try? FileManager.default.contentsOfDirectory(atPath: directory.path))?.isEmpty ?? true:
+            return try open(schema: schema, directory: directory)
+        default: return try wrap(directory) { try base.openReadOnly(schema: schema, directory: directory) }
+        }
+    }
+
     private func wrap(_ directory: URL, _ open: () throws -> any Repository) throws -> any Repository {
         let existing = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         if fault == .dataLostOnReopen {

@@ -23,6 +23,10 @@ struct HeldBackHarness: ConformanceHarness {
         try wrap(schema, directory) { try base.open(schema: schema, directory: directory, migrations: migrations) }
     }
 
+    func openReadOnly(schema: Schema, directory: URL) throws -> any Repository {
+        try wrap(schema, directory) { try base.openReadOnly(schema: schema, directory: directory) }
+    }
+
     private func wrap(_ schema: Schema, _ directory: URL, _ open: () throws -> any Repository) throws -> any Repository {
         let repo: any Repository
         do {
