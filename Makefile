@@ -8,14 +8,16 @@ SUDO        := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 REPORTS     := Reports
 RELEASE_BIN := .build/release/storebench
 
-.PHONY: all deps build release rerender test test-tsan test-example kit kit-score test-floors-optimized bench reference conformance clean help
+.PHONY: all deps build release rerender test fuzz-smoke fuzz test-tsan test-example kit kit-score test-floors-optimized bench reference conformance clean help
 
 all: build
 
 help:
 	@echo "make bench        build in release, run the quick profile over every backend, write $(REPORTS)/latest.md and .json"
 	@echo "make reference    build in release, run the standard profile, write $(REPORTS)/reference.md and .json (within 30 min on 2 cores)"
-	@echo "make test         install what the tests need, then swift test"
+	@echo "make test         install what the tests need, then swift test and fuzz-smoke"
+	@echo "make fuzz-smoke   each fuzz target (predicate, record, pagewalk) under libFuzzer for $(FUZZ_SMOKE_SECONDS) s from seed 1"
+	@echo "make fuzz         each fuzz target for FUZZ_SECONDS=$(FUZZ_SECONDS) s (FUZZ_TARGETS=..., FUZZ_SEED=...); found inputs in .build-fuzz/artifacts"
 	@echo "make test-tsan    the concurrency stress run (readers beside a writer, LMDB map growth, graph contexts) under ThreadSanitizer"
 	@echo "make test-example the outside backend of Examples/OutsideBackend: built against this package, its kit tests, its own CLI measuring it beside sqlite"
 	@echo "make kit CASE='queries.inList\\b'  run the tests matching CASE (a regular expression); fails when none matches"
@@ -48,6 +50,18 @@ release: deps
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(MAKE) fuzz-smoke
+
+# The fuzz targets (Tests/Fuzz, Documentation/Integrity.md), built with libFuzzer and AddressSanitizer
+# in .build-fuzz: `make test` runs each briefly from a fixed seed and the committed inputs alone;
+# `make fuzz` runs each for FUZZ_SECONDS, keeping what it learns in .build-fuzz/corpus.
+FUZZ_SECONDS       ?= 600
+FUZZ_SMOKE_SECONDS ?= 20
+fuzz-smoke: deps
+	@if [ "$$(uname -s)" != Linux ]; then echo "fuzz-smoke: skipped: libFuzzer comes with the Linux toolchains only"; \
+	else SWIFT=$(SWIFT) FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS) FUZZ_SEED=1 FUZZ_CORPUS=fresh bash Tests/Fuzz/fuzz.sh; fi
+fuzz: deps
+	SWIFT=$(SWIFT) FUZZ_SECONDS=$(FUZZ_SECONDS) bash Tests/Fuzz/fuzz.sh
 
 # Reader threads beside a writer on SQLite and LMDB (with map growth) and object-graph contexts on
 # several threads, built with ThreadSanitizer in a scratch folder of its own (the normal build is
@@ -114,4 +128,4 @@ conformance: release
 	$(RELEASE_BIN) conformance
 
 clean:
-	rm -rf .build
+	rm -rf .build .build-fuzz

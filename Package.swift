@@ -133,6 +133,12 @@ let package = Package(
             path: "Sources/storebench-stress"
         ),
 
+        // The fuzz targets (predicate parser, record decoder, LMDB page walk) and the seed corpora's
+        // writer; `storebench-fuzz` runs them under libFuzzer when built with STOREBENCH_FUZZ and
+        // `-sanitize=fuzzer` (Tests/Fuzz/fuzz.sh), and replays inputs when built normally.
+        .target(name: "StoreFuzzing", dependencies: ["StoreCore", "LMDBStore"]),
+        .executableTarget(name: "storebench-fuzz", dependencies: ["StoreFuzzing"], path: "Sources/storebench-fuzz"),
+
         .testTarget(name: "StoreCoreTests", dependencies: ["StoreCore", "StoreConformance"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "StoreConformance", "CSQLite"], plugins: [.plugin(name: "ConformanceKitTests")]),
         .testTarget(name: "LMDBStoreTests", dependencies: ["LMDBStore", "StoreConformance", "CLMDB"],
@@ -154,6 +160,9 @@ let package = Package(
         .testTarget(name: "StoreBenchTests", dependencies: [
             "StoreBench", "StoreBenchKit", "StoreBenchCLI", "StoreCore", "StoreConformance", "SQLiteStore", "LMDBStore", "GRDBStore", "ObjectGraph", "CSQLite",
         ], exclude: ["Fixtures"]),   // a results file (and its report) written by an older build
+        // Replays every kept fuzz input (Tests/Fuzz/<target>/seeds and regressions) without the sanitizer.
+        .testTarget(name: "FuzzTests", dependencies: ["StoreFuzzing", "LMDBStore", "StoreCore"], path: "Tests/Fuzz",
+                    exclude: ["predicate", "record", "pagewalk", "fuzz.sh"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -14,12 +14,18 @@ import StoreCore
 /// - every page from 2 to the last is used exactly once: by a tree or by the free list.
 ///
 /// Follows LMDB 0.9's format (`mdb.c`): 16-byte page headers, 8-byte node headers, default
-/// key order (bytes, then length). Internal.
-final class LMDBPageWalk {
+/// key order (bytes, then length). Package-internal (the fuzz target walks bytes in memory).
+package final class LMDBPageWalk {
     /// What the walk found: problems (empty when the structure is sound) and a summary line.
-    struct Outcome {
-        var problems: [String] = []
-        var summary = ""
+    package struct Outcome {
+        package var problems: [String] = []
+        package var summary = ""
+    }
+
+    /// Where the file's bytes are read from: a descriptor (with `pread`) or memory.
+    private enum Source {
+        case file(Int32)
+        case bytes([UInt8])
     }
 
     // Page flags and node flags of LMDB's format.
@@ -31,7 +37,7 @@ final class LMDBPageWalk {
     private static let dupSortFlag: UInt16 = 0x04, integerKeyFlag: UInt16 = 0x08
     private static let problemLimit = 50
 
-    private let fd: Int32
+    private let source: Source
     private let fileSize: UInt64
     private var pageSize = 0
     private var lastPage: UInt64 = 0
@@ -48,13 +54,20 @@ final class LMDBPageWalk {
         defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0 else { return Outcome(problems: ["cannot stat \(path)"]) }
-        let walk = LMDBPageWalk(fd: fd, fileSize: UInt64(st.st_size))
+        let walk = LMDBPageWalk(source: .file(fd), fileSize: UInt64(st.st_size))
         walk.run()
         return walk.outcome
     }
 
-    private init(fd: Int32, fileSize: UInt64) {
-        self.fd = fd
+    /// Checks a data file's bytes held in memory, exactly as `check(dataFile:)` checks a file.
+    package static func check(bytes: [UInt8]) -> Outcome {
+        let walk = LMDBPageWalk(source: .bytes(bytes), fileSize: UInt64(bytes.count))
+        walk.run()
+        return walk.outcome
+    }
+
+    private init(source: Source, fileSize: UInt64) {
+        self.source = source
         self.fileSize = fileSize
     }
 
@@ -439,9 +452,14 @@ final class LMDBPageWalk {
 
     private func read(at offset: UInt64, count: Int) -> [UInt8]? {
         guard offset + UInt64(count) <= fileSize else { return nil }
-        var buffer = [UInt8](repeating: 0, count: count)
-        let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, off_t(offset)) }
-        return n == count ? buffer : nil
+        switch source {
+        case .bytes(let bytes):
+            return Array(bytes[Int(offset)..<Int(offset) + count])
+        case .file(let fd):
+            var buffer = [UInt8](repeating: 0, count: count)
+            let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, off_t(offset)) }
+            return n == count ? buffer : nil
+        }
     }
 
     // MARK: Keys

@@ -36,6 +36,11 @@ struct PredicateParser {
             throw StoreError(.invalidQuery, "\(arguments.count) arguments given but the format uses \(argumentIndex)",
                              context: source, position: offset)
         }
+        // The tree can nest deeper than the text (AND inside OR needs no parentheses), and its
+        // description writes every level: the limit is on the tree, as `Schema.resolve` sets it.
+        guard p.nesting <= Limits.maxPredicateDepth else {
+            throw fail("predicate nests deeper than \(Limits.maxPredicateDepth) levels of AND, OR and NOT", at: 0)
+        }
         return p
     }
 
@@ -309,6 +314,16 @@ struct PredicateParser {
 }
 
 extension StorePredicate {
+    /// The most AND, OR and NOT nodes on a path from the root: the parentheses and NOTs of its
+    /// description, and what `Limits.maxPredicateDepth` limits.
+    var nesting: Int {
+        switch self {
+        case .constant, .condition: 0
+        case .and(let ps), .or(let ps): 1 + (ps.map(\.nesting).max() ?? 0)
+        case .not(let p): 1 + p.nesting
+        }
+    }
+
     /// Parses an NSPredicate-style string, substituting `%@` and `%K` in order.
     ///
     /// Throws `invalidQuery` with `position` (offset in Unicode scalars) and what was expected.

@@ -114,6 +114,18 @@ struct LMDBVerifyTests {
         #expect(damaged >= 120)
     }
 
+    @Test("the walk of a file's bytes in memory finds what verify's walk of the file finds")
+    func walkOfBytesInMemory() throws {
+        let (dir, s) = try soundStore("verify-bytes")
+        let sound = [UInt8](try Data(contentsOf: dir.dataFile))
+        let walk = LMDBPageWalk.check(bytes: sound)
+        let report = try LMDBStore.verify(directory: dir.url, schema: s)
+        #expect(walk.problems.isEmpty && report.checks.contains(walk.summary), "\(walk.problems) \(report.checks)")
+        let cut = LMDBPageWalk.check(bytes: Array(sound.prefix(40 * 4096)))
+        #expect(cut.problems.contains { $0.contains("past the end of the file") }, "\(cut.problems)")
+        #expect(LMDBPageWalk.check(bytes: Array(sound.prefix(100))).problems == ["the file is 100 bytes: too short for LMDB's meta pages"])
+    }
+
     @Test("a truncated file is found, with the page it should reach")
     func truncatedFile() throws {
         let (dir, s) = try soundStore("verify-truncated")

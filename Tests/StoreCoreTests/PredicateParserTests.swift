@@ -137,4 +137,19 @@ struct PredicateParserTests {
             #expect(try StorePredicate(format: t.description) == t, "\(t)")
         }
     }
+
+    /// Found by the fuzz target (Tests/Fuzz/predicate/regressions): AND inside OR needs no
+    /// parentheses, so a text within the limit gave a tree whose description was over it.
+    @Test("the nesting limit is on the tree, so every parsed predicate prints back to itself")
+    func nestingLimitIsOnTheTree() throws {
+        func chain(_ n: Int, _ inner: String) -> String {
+            String(repeating: "a == 1 AND (", count: n) + inner + String(repeating: ")", count: n)
+        }
+        // 63 parentheses, 65 levels of AND and OR (64 with the innermost OR alone).
+        let over = chain(63, "a == 2 AND b == 3 OR c == 4"), within = chain(63, "b == 3 OR c == 4")
+        let e = try #require(throws: StoreError.self) { try StorePredicate(format: over) }
+        #expect(e.category == .invalidQuery && e.message.contains("deeper than 64 levels"), "\(e)")
+        let p = try StorePredicate(format: within)
+        #expect(try StorePredicate(format: p.description) == p)
+    }
 }
