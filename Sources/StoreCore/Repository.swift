@@ -59,6 +59,10 @@ public struct StoreOptions: Sendable {
         self.migrations = migrations
         self.readOnly = readOnly
     }
+    /// Check the store's structure before the engine reads it, so a damaged file opens as
+    /// `corrupted` instead of crashing or misreading later. Off by default: it reads the
+    /// whole data file on every open. LMDB runs its page walk; other backends ignore it.
+    public var verifyOnOpen = false
 }
 
 extension StoreOptions {
