@@ -29,6 +29,8 @@ final class LMDBPageWalk {
     private static let headerSize = 16, nodeHeaderSize = 8, dbRecordSize = 48
     private static let invalidPage = UInt64.max
     private static let dupSortFlag: UInt16 = 0x04, integerKeyFlag: UInt16 = 0x08
+    /// `MDB_REVERSEKEY`, `MDB_DUPSORT`, `MDB_DUPFIXED`, `MDB_INTEGERDUP`, `MDB_REVERSEDUP`.
+    private static let dupSortFamily: UInt16 = 0x02 | 0x04 | 0x10 | 0x20 | 0x40
     private static let problemLimit = 50
 
     private let fd: Int32
@@ -99,12 +101,12 @@ final class LMDBPageWalk {
         used[0] = true
         used[1] = true
         var trees = 0
-        walkTree(meta.main, name: "the main database", keyOrder: .bytes) { [self] key, data in
+        walkTree(meta.main, name: "the main database", keyOrder: .bytes, flags: 0) { [self] key, data in
             // Named databases are the main database's F_SUBDATA nodes.
             guard data.flags & Self.subData != 0 else { return }
             trees += 1
             guard let db = parseDatabase(data.bytes, "the named database '\(printable(key))'") else { return }
-            walkTree(db, name: "the database '\(printable(key))'", keyOrder: .bytes, leafVisitor: nil)
+            walkTree(db, name: "the database '\(printable(key))'", keyOrder: .bytes, flags: Self.dupSortFlag, leafVisitor: nil)
         }
         walkFreeList(meta.free)
         if !full {
@@ -181,9 +183,14 @@ final class LMDBPageWalk {
     private struct Counts { var branch: UInt64 = 0, leaf: UInt64 = 0, overflow: UInt64 = 0, entries: UInt64 = 0 }
 
     /// Walks one tree from its root, checking every page before following it; `leafVisitor`
-    /// sees each leaf node's key and (inline or overflow) data.
-    private func walkTree(_ db: Database, name: String, keyOrder: KeyOrder,
+    /// sees each leaf node's key and (inline or overflow) data. The database may have no
+    /// flags but `flags`: liblmdb orders keys by them (the walk checks byte order).
+    private func walkTree(_ db: Database, name: String, keyOrder: KeyOrder, flags: UInt16,
                           leafVisitor: ((ArraySlice<UInt8>, LeafData) -> Void)?) {
+        guard db.flags & ~flags == 0 else {
+            problem("\(name) has flags 0x\(String(db.flags, radix: 16)), which this store never gives it")
+            return
+        }
         if db.root == Self.invalidPage {
             if db.entries != 0 || db.depth != 0 { problem("\(name) has no root page but claims \(db.entries) entries") }
             return
@@ -222,7 +229,8 @@ final class LMDBPageWalk {
             return
         }
         guard let nodes = nodeOffsets(page, 0, pageSize, "\(name): page \(pgno)") else { return }
-        guard let keys = nodeKeys(page, nodes, pageSize, "\(name): page \(pgno)") else { return }
+        guard let keys = nodeKeys(page, nodes, pageSize, "\(name): page \(pgno)"),
+              nodesApart(page, nodes, keysOnly: isBranch, "\(name): page \(pgno)") else { return }
         if isBranch { counts.branch += 1 } else { counts.leaf += 1 }
         // Keys ascend and stay in the parent's range; a branch page's first key is implicit.
         let first = isBranch ? 1 : 0
@@ -302,6 +310,20 @@ final class LMDBPageWalk {
         return keys
     }
 
+    /// Whether the nodes (header, key, inline data) lie apart: LMDB never lets one run into
+    /// another, and liblmdb takes each size as it is. `keysOnly`: branch and sub-page nodes.
+    private func nodesApart(_ page: [UInt8], _ nodes: [Int], keysOnly: Bool, _ what: String) -> Bool {
+        let extents = nodes.map { o -> (start: Int, end: Int) in
+            let data = keysOnly ? 0 : page.u16(o + 4) & Self.bigData != 0 ? 8 : Int(page.u16(o)) | Int(page.u16(o + 2)) << 16
+            return (o, o + Self.nodeHeaderSize + Int(page.u16(o + 6)) + data)
+        }.sorted { $0.start < $1.start }
+        for (a, b) in zip(extents, extents.dropFirst()) where a.end > b.start {
+            problem("\(what): the node at offset \(a.start) runs into the node at offset \(b.start)")
+            return false
+        }
+        return true
+    }
+
     /// Whether `keys[first...]` strictly ascend.
     private func ascending(_ keys: [ArraySlice<UInt8>], from first: Int, _ order: KeyOrder, _ what: String) -> Bool {
         for i in (first + 1)..<max(keys.count, first + 1) where !less(keys[i - 1], keys[i], order) {
@@ -353,8 +375,8 @@ final class LMDBPageWalk {
         if data.flags & Self.subData != 0 {
             guard let db = parseDatabase(data.bytes, what) else { return 0 }
             var counts = Counts()
-            guard db.depth <= 32 else {
-                problem("\(what) claims a depth of \(db.depth)")
+            guard db.depth <= 32, db.flags == 0 else {
+                problem("\(what) claims a depth of \(db.depth) and flags 0x\(String(db.flags, radix: 16))")
                 return 0
             }
             if db.root != Self.invalidPage {
@@ -377,7 +399,8 @@ final class LMDBPageWalk {
             problem("\(what): duplicate \(i) has flags 0x\(String(sub.u16(o + 4), radix: 16)) and \(Int(sub.u16(o)) | Int(sub.u16(o + 2)) << 16) data bytes, which LMDB never writes in a sub-page")
             return 0
         }
-        guard let values = nodeKeys(sub, nodes, sub.count, what), ascending(values, from: 0, .bytes, what) else { return 0 }
+        guard let values = nodeKeys(sub, nodes, sub.count, what), nodesApart(sub, nodes, keysOnly: true, what),
+              ascending(values, from: 0, .bytes, what) else { return 0 }
         return UInt64(nodes.count)
     }
 
@@ -386,7 +409,10 @@ final class LMDBPageWalk {
     /// The free list: keys are transaction ids, values lists of page numbers (a count, then
     /// the numbers); every listed page must exist and be used by nothing else.
     private func walkFreeList(_ db: Database) {
-        walkTree(db, name: "the free list", keyOrder: .integer) { [self] _, data in
+        // Its flags hold the environment's persistent flags too (`MDB_NOSUBDIR`, …); liblmdb
+        // compares its keys as integers whatever they say, but a dupsort flag would change how
+        // it reads the leaves.
+        walkTree(db, name: "the free list", keyOrder: .integer, flags: ~Self.dupSortFamily) { [self] _, data in
             let b = Array(data.bytes)
             guard b.count >= 8, b.count % 8 == 0 else {
                 problem("the free list has a record of \(b.count) bytes")
