@@ -230,7 +230,7 @@ final class LMDBPageWalk {
         }
         guard let nodes = nodeOffsets(page, 0, pageSize, "\(name): page \(pgno)") else { return }
         guard let keys = nodeKeys(page, nodes, pageSize, "\(name): page \(pgno)"),
-              nodesApart(page, nodes, keysOnly: isBranch, "\(name): page \(pgno)") else { return }
+              nodesPacked(page, nodes, keysOnly: isBranch, end: pageSize, "\(name): page \(pgno)") else { return }
         if isBranch { counts.branch += 1 } else { counts.leaf += 1 }
         // Keys ascend and stay in the parent's range; a branch page's first key is implicit.
         let first = isBranch ? 1 : 0
@@ -310,16 +310,24 @@ final class LMDBPageWalk {
         return keys
     }
 
-    /// Whether the nodes (header, key, inline data) lie apart: LMDB never lets one run into
-    /// another, and liblmdb takes each size as it is. `keysOnly`: branch and sub-page nodes.
-    private func nodesApart(_ page: [UInt8], _ nodes: [Int], keysOnly: Bool, _ what: String) -> Bool {
+    /// Whether the nodes (header, key, inline data, each rounded up to an even size) fill the
+    /// (sub-)page from its upper bound to `end` without a gap or an overlap, as LMDB keeps
+    /// them: it adds a node just below the upper bound and closes the gap a deleted one
+    /// leaves. liblmdb takes each node's sizes as they are. `keysOnly`: branch and sub-page nodes.
+    private func nodesPacked(_ page: [UInt8], _ nodes: [Int], keysOnly: Bool, end: Int, _ what: String) -> Bool {
         let extents = nodes.map { o -> (start: Int, end: Int) in
             let data = keysOnly ? 0 : page.u16(o + 4) & Self.bigData != 0 ? 8 : Int(page.u16(o)) | Int(page.u16(o + 2)) << 16
-            return (o, o + Self.nodeHeaderSize + Int(page.u16(o + 6)) + data)
+            let size = Self.nodeHeaderSize + Int(page.u16(o + 6)) + data
+            return (o, o + size + size % 2)
         }.sorted { $0.start < $1.start }
-        for (a, b) in zip(extents, extents.dropFirst()) where a.end > b.start {
-            problem("\(what): the node at offset \(a.start) runs into the node at offset \(b.start)")
-            return false
+        var next = Int(page.u16(14))
+        for e in extents + [(start: end, end: end)] {
+            guard e.start == next else {
+                problem(e.start < next ? "\(what): a node runs into the node at offset \(e.start)"
+                                       : "\(what): \(e.start - next) byte(s) at offset \(next) belong to no node")
+                return false
+            }
+            next = e.end
         }
         return true
     }
@@ -399,7 +407,7 @@ final class LMDBPageWalk {
             problem("\(what): duplicate \(i) has flags 0x\(String(sub.u16(o + 4), radix: 16)) and \(Int(sub.u16(o)) | Int(sub.u16(o + 2)) << 16) data bytes, which LMDB never writes in a sub-page")
             return 0
         }
-        guard let values = nodeKeys(sub, nodes, sub.count, what), nodesApart(sub, nodes, keysOnly: true, what),
+        guard let values = nodeKeys(sub, nodes, sub.count, what), nodesPacked(sub, nodes, keysOnly: true, end: sub.count, what),
               ascending(values, from: 0, .bytes, what) else { return 0 }
         return UInt64(nodes.count)
     }
