@@ -84,6 +84,12 @@ final class LMDBPageWalk {
             problem("neither meta page is valid: this is not an LMDB data file, or both its meta pages are damaged")
             return
         }
+        // LMDB writes the meta pages in turn, transaction N to page N % 2: they hold N and N - 1
+        // (both 0 before the first commit). Another pair is a damaged transaction id, which may
+        // make liblmdb read an older snapshot as the newest.
+        if metas.count == 2, metas[0].txnid | metas[1].txnid != 0, metas[0].txnid &+ 1 != metas[1].txnid && metas[1].txnid &+ 1 != metas[0].txnid {
+            problem("the meta pages hold transactions \(metas[0].txnid) and \(metas[1].txnid); LMDB writes them in turn, one apart")
+        }
         pageSize = meta.pageSize
         lastPage = meta.lastPage
         guard lastPage >= 1, lastPage < (1 << 40) else {
@@ -192,7 +198,9 @@ final class LMDBPageWalk {
             return
         }
         if db.root == Self.invalidPage {
-            if db.entries != 0 || db.depth != 0 { problem("\(name) has no root page but claims \(db.entries) entries") }
+            if db.entries != 0 || db.depth != 0 || db.branchPages | db.leafPages | db.overflowPages != 0 {
+                problem("\(name) has no root page but claims \(db.entries) entries and \(db.branchPages)/\(db.leafPages)/\(db.overflowPages) branch/leaf/overflow pages")
+            }
             return
         }
         // LMDB's cursors hold at most 32 levels; a deeper claim is damage (and bounds the walk).
