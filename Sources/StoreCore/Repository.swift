@@ -59,10 +59,11 @@ public struct StoreOptions: Sendable {
         self.migrations = migrations
         self.readOnly = readOnly
     }
-    /// Check the store's structure when it opens, so a damaged file opens as `corrupted`
-    /// instead of crashing or misreading later. Off by default: it reads the whole data file
-    /// on every open (100k records: LMDB 0.9 → 61 ms, SQLite 0.4 → 17 ms). LMDB runs its page
-    /// walk before liblmdb reads a tree page; SQLite stores run `PRAGMA quick_check`.
+    /// Check the store's structure when it opens: a structurally damaged file opens as
+    /// `corrupted` instead of crashing a read (liblmdb) or reading back wrong; a value changed
+    /// inside a row is left to the checksums. Off by default: it reads the whole data file on
+    /// every open (100k records: LMDB 0.5 → 64 ms, SQLite 0.4 → 15 ms). LMDB runs its page walk
+    /// before liblmdb reads a tree page; SQLite stores run `PRAGMA quick_check`.
     public var verifyOnOpen = false
 }
 
