@@ -62,6 +62,12 @@ public final class GRDBStore: Repository, @unchecked Sendable {
             pool = try Self.openPool(path, mapping: mapping, options: options)
         }
         migrationGeneration = StoreMigrations.generation(of: path)
+        if options.verifyOnOpen {
+            do { try GRDBErrors.mapped { try pool.read { try SQLStoreFile.quickCheck(GRDBExecutor($0), path: path) } } } catch {
+                try? pool.close()
+                throw error
+            }
+        }
     }
 
     deinit { try? close() }

@@ -35,6 +35,8 @@ package final class LMDBPageWalk {
     private static let headerSize = 16, nodeHeaderSize = 8, dbRecordSize = 48
     private static let invalidPage = UInt64.max
     private static let dupSortFlag: UInt16 = 0x04, integerKeyFlag: UInt16 = 0x08
+    /// `MDB_REVERSEKEY`, `MDB_DUPSORT`, `MDB_DUPFIXED`, `MDB_INTEGERDUP`, `MDB_REVERSEDUP`.
+    private static let dupSortFamily: UInt16 = 0x02 | 0x04 | 0x10 | 0x20 | 0x40
     private static let problemLimit = 50
 
     private let source: Source
@@ -95,6 +97,12 @@ package final class LMDBPageWalk {
             problem("neither meta page is valid: this is not an LMDB data file, or both its meta pages are damaged")
             return
         }
+        // LMDB writes the meta pages in turn, transaction N to page N % 2: they hold N and N - 1
+        // (both 0 before the first commit). Another pair is a damaged transaction id, which may
+        // make liblmdb read an older snapshot as the newest.
+        if metas.count == 2, metas[0].txnid | metas[1].txnid != 0, metas[0].txnid &+ 1 != metas[1].txnid && metas[1].txnid &+ 1 != metas[0].txnid {
+            problem("the meta pages hold transactions \(metas[0].txnid) and \(metas[1].txnid); LMDB writes them in turn, one apart")
+        }
         pageSize = meta.pageSize
         lastPage = meta.lastPage
         guard lastPage >= 1, lastPage < (1 << 40) else {
@@ -112,12 +120,12 @@ package final class LMDBPageWalk {
         used[0] = true
         used[1] = true
         var trees = 0
-        walkTree(meta.main, name: "the main database", keyOrder: .bytes) { [self] key, data in
+        walkTree(meta.main, name: "the main database", keyOrder: .bytes, flags: 0) { [self] key, data in
             // Named databases are the main database's F_SUBDATA nodes.
             guard data.flags & Self.subData != 0 else { return }
             trees += 1
             guard let db = parseDatabase(data.bytes, "the named database '\(printable(key))'") else { return }
-            walkTree(db, name: "the database '\(printable(key))'", keyOrder: .bytes, leafVisitor: nil)
+            walkTree(db, name: "the database '\(printable(key))'", keyOrder: .bytes, flags: Self.dupSortFlag, leafVisitor: nil)
         }
         walkFreeList(meta.free)
         if !full {
@@ -194,11 +202,18 @@ package final class LMDBPageWalk {
     private struct Counts { var branch: UInt64 = 0, leaf: UInt64 = 0, overflow: UInt64 = 0, entries: UInt64 = 0 }
 
     /// Walks one tree from its root, checking every page before following it; `leafVisitor`
-    /// sees each leaf node's key and (inline or overflow) data.
-    private func walkTree(_ db: Database, name: String, keyOrder: KeyOrder,
+    /// sees each leaf node's key and (inline or overflow) data. The database may have no
+    /// flags but `flags`: liblmdb orders keys by them (the walk checks byte order).
+    private func walkTree(_ db: Database, name: String, keyOrder: KeyOrder, flags: UInt16,
                           leafVisitor: ((ArraySlice<UInt8>, LeafData) -> Void)?) {
+        guard db.flags & ~flags == 0 else {
+            problem("\(name) has flags 0x\(String(db.flags, radix: 16)), which this store never gives it")
+            return
+        }
         if db.root == Self.invalidPage {
-            if db.entries != 0 || db.depth != 0 { problem("\(name) has no root page but claims \(db.entries) entries") }
+            if db.entries != 0 || db.depth != 0 || db.branchPages | db.leafPages | db.overflowPages != 0 {
+                problem("\(name) has no root page but claims \(db.entries) entries and \(db.branchPages)/\(db.leafPages)/\(db.overflowPages) branch/leaf/overflow pages")
+            }
             return
         }
         // LMDB's cursors hold at most 32 levels; a deeper claim is damage (and bounds the walk).
@@ -235,7 +250,8 @@ package final class LMDBPageWalk {
             return
         }
         guard let nodes = nodeOffsets(page, 0, pageSize, "\(name): page \(pgno)") else { return }
-        guard let keys = nodeKeys(page, nodes, pageSize, "\(name): page \(pgno)") else { return }
+        guard let keys = nodeKeys(page, nodes, pageSize, "\(name): page \(pgno)"),
+              nodesPacked(page, nodes, keysOnly: isBranch, end: pageSize, "\(name): page \(pgno)") else { return }
         if isBranch { counts.branch += 1 } else { counts.leaf += 1 }
         // Keys ascend and stay in the parent's range; a branch page's first key is implicit.
         let first = isBranch ? 1 : 0
@@ -315,6 +331,28 @@ package final class LMDBPageWalk {
         return keys
     }
 
+    /// Whether the nodes (header, key, inline data, each rounded up to an even size) fill the
+    /// (sub-)page from its upper bound to `end` without a gap or an overlap, as LMDB keeps
+    /// them: it adds a node just below the upper bound and closes the gap a deleted one
+    /// leaves. liblmdb takes each node's sizes as they are. `keysOnly`: branch and sub-page nodes.
+    private func nodesPacked(_ page: [UInt8], _ nodes: [Int], keysOnly: Bool, end: Int, _ what: String) -> Bool {
+        let extents = nodes.map { o -> (start: Int, end: Int) in
+            let data = keysOnly ? 0 : page.u16(o + 4) & Self.bigData != 0 ? 8 : Int(page.u16(o)) | Int(page.u16(o + 2)) << 16
+            let size = Self.nodeHeaderSize + Int(page.u16(o + 6)) + data
+            return (o, o + size + size % 2)
+        }.sorted { $0.start < $1.start }
+        var next = Int(page.u16(14))
+        for e in extents + [(start: end, end: end)] {
+            guard e.start == next else {
+                problem(e.start < next ? "\(what): a node runs into the node at offset \(e.start)"
+                                       : "\(what): \(e.start - next) byte(s) at offset \(next) belong to no node")
+                return false
+            }
+            next = e.end
+        }
+        return true
+    }
+
     /// Whether `keys[first...]` strictly ascend.
     private func ascending(_ keys: [ArraySlice<UInt8>], from first: Int, _ order: KeyOrder, _ what: String) -> Bool {
         for i in (first + 1)..<max(keys.count, first + 1) where !less(keys[i - 1], keys[i], order) {
@@ -366,8 +404,8 @@ package final class LMDBPageWalk {
         if data.flags & Self.subData != 0 {
             guard let db = parseDatabase(data.bytes, what) else { return 0 }
             var counts = Counts()
-            guard db.depth <= 32 else {
-                problem("\(what) claims a depth of \(db.depth)")
+            guard db.depth <= 32, db.flags == 0 else {
+                problem("\(what) claims a depth of \(db.depth) and flags 0x\(String(db.flags, radix: 16))")
                 return 0
             }
             if db.root != Self.invalidPage {
@@ -390,7 +428,8 @@ package final class LMDBPageWalk {
             problem("\(what): duplicate \(i) has flags 0x\(String(sub.u16(o + 4), radix: 16)) and \(Int(sub.u16(o)) | Int(sub.u16(o + 2)) << 16) data bytes, which LMDB never writes in a sub-page")
             return 0
         }
-        guard let values = nodeKeys(sub, nodes, sub.count, what), ascending(values, from: 0, .bytes, what) else { return 0 }
+        guard let values = nodeKeys(sub, nodes, sub.count, what), nodesPacked(sub, nodes, keysOnly: true, end: sub.count, what),
+              ascending(values, from: 0, .bytes, what) else { return 0 }
         return UInt64(nodes.count)
     }
 
@@ -399,7 +438,10 @@ package final class LMDBPageWalk {
     /// The free list: keys are transaction ids, values lists of page numbers (a count, then
     /// the numbers); every listed page must exist and be used by nothing else.
     private func walkFreeList(_ db: Database) {
-        walkTree(db, name: "the free list", keyOrder: .integer) { [self] _, data in
+        // Its flags hold the environment's persistent flags too (`MDB_NOSUBDIR`, …); liblmdb
+        // compares its keys as integers whatever they say, but a dupsort flag would change how
+        // it reads the leaves.
+        walkTree(db, name: "the free list", keyOrder: .integer, flags: ~Self.dupSortFamily) { [self] _, data in
             let b = Array(data.bytes)
             guard b.count >= 8, b.count % 8 == 0 else {
                 problem("the free list has a record of \(b.count) bytes")

@@ -63,7 +63,8 @@ public final class LMDBStore: Repository, @unchecked Sendable {
     ///
     /// Throws `corrupted` when the files are not an LMDB environment, are truncated, or are an
     /// LMDB environment that is not a StoreBench store; `schemaMismatch` for another schema;
-    /// `busy` when this process already has the directory open.
+    /// `busy` when this process already has the directory open. With
+    /// `options.verifyOnOpen`, a damaged data file is `corrupted` before liblmdb reads it.
     public init(directory: URL, schema: Schema, options: StoreOptions = StoreOptions(), mapSize: MapSize = MapSize()) throws {
         self.schema = schema
         self.directory = directory
@@ -87,6 +88,7 @@ public final class LMDBStore: Repository, @unchecked Sendable {
                                           mode: .init(readOnly: options.readOnly))
             do {
                 try Self.checkSize(env)
+                if options.verifyOnOpen { try Self.walkBeforeReading(env) }
                 layout = options.readOnly
                     ? try Self.readLayout(env, schema: schema, path: path)
                     : try Self.openLayout(env, schema: schema, path: path, migrations: options.migrations, maximumMap: mapSize.maximum)

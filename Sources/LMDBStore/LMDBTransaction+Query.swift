@@ -201,7 +201,7 @@ extension LMDBTransaction {
         let cap = q.limit.map { q.offset + $0 } ?? Int.max
         var n = 0
         if plan.residual == nil, case .scan = plan.access {
-            n = try txn.entries(layout.primary[q.entity.index])
+            n = try txn.entries(layout.primary[q.entity.index], unique: true)
         } else {
             try walkMatches(plan, row: rowView(q.entity), needRecords: false) { _, _, _ in
                 n += 1

@@ -129,11 +129,18 @@ final class LMDBTxn {
         return true
     }
 
-    /// Number of entries in a database.
-    func entries(_ dbi: MDB_dbi) throws -> Int {
+    /// Number of entries in a database, as its record says. For a database without duplicates
+    /// (`unique`), `corrupted` when that is more than its leaf pages hold: an entry takes 10
+    /// bytes of one at least (node header and pointer). A dupsort database's duplicates may
+    /// live in sub-databases, whose pages its record does not count.
+    func entries(_ dbi: MDB_dbi, unique: Bool = false) throws -> Int {
         var s = MDB_stat()
         try LMDBError.check(mdb_stat(try live, dbi, &s), "cannot read database statistics")
-        return Int(s.ms_entries)
+        let room = s.ms_leaf_pages.multipliedReportingOverflow(by: max(Int(s.ms_psize) - 16, 0) / 10)
+        guard !unique || s.ms_entries >= 0 && (room.overflow || s.ms_entries <= room.partialValue) else {
+            throw StoreError(.corrupted, "the LMDB file is damaged: a database claims \(s.ms_entries) entries in \(s.ms_leaf_pages) leaf pages")
+        }
+        return s.ms_entries
     }
 }
 

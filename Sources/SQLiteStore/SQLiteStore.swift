@@ -68,6 +68,12 @@ public final class SQLiteStore: Repository, @unchecked Sendable {
             readerAccess = .readWrite
         }
         migrationGeneration = StoreMigrations.generation(of: path)
+        if options.verifyOnOpen {
+            do { try SQLStoreFile.quickCheck(writer ?? idleReaders[0], path: path) } catch {
+                try? close()
+                throw error
+            }
+        }
     }
 
     deinit { try? close() }

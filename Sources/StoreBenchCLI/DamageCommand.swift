@@ -14,18 +14,21 @@ struct DamageCommand: ParsableCommand {
         discussion: """
             A store is written once per backend (the crash-trial workload, seed 1, 300 commits). Each \
             trial damages a copy of its data file in one way: truncated at a random length, 1–64 \
-            random bytes overwritten at a random offset, or one 4 KiB block zeroed. The copy is \
-            then read (every record, link and index lookup) and verified, each in a child \
-            process, so a crash is counted rather than ending the run.
+            random bytes overwritten at a random offset, one 4 KiB block zeroed, or one structural \
+            field changed (a page header, node, cell pointer, meta or header field of a page in use). \
+            The copy is then read (every record, link and index lookup), with --verify-on-open also \
+            opened with StoreOptions.verifyOnOpen and read, and verified, each in a child process, \
+            so a crash is counted rather than ending the run.
 
             Reads are "fine" when they return exactly what was written, "error" when one throws, \
             "wrong" when they return something else. A trial fails when reads are wrong and \
-            `verify` says clean, when `verify` crashes or hangs, or when a read crashes anywhere \
-            but inside the engine library (liblmdb aborts on some bad pages; see Documentation/Integrity.md); \
-            the exit status is then 1.
+            `verify` says clean, when `verify` crashes, hangs or changes a byte of the store's \
+            files, when a read with verifyOnOpen crashes, or when a read crashes anywhere but \
+            inside the engine library (liblmdb aborts on some bad pages; see \
+            Documentation/Integrity.md); the exit status is then 1.
 
             Example:
-              storebench damage --backend lmdb --trials 300 --seed 1
+              storebench damage --backend lmdb --trials 300 --seed 1 --verify-on-open
             """
     )
 
@@ -33,11 +36,14 @@ struct DamageCommand: ParsableCommand {
             help: "A backend; repeat for several. Default: sqlite and lmdb (one per engine).")
     var backends: [BackendName] = []
 
-    @Option(help: "Trials per backend and kind of damage (three kinds).")
+    @Option(help: "Trials per backend and kind of damage (four kinds).")
     var trials: Int = 30
 
     @Option(help: "The first trial's seed; trial k uses seed + k.")
     var seed: UInt64 = 1
+
+    @Flag(help: "Also read each damaged copy opened with StoreOptions.verifyOnOpen.")
+    var verifyOnOpen = false
 
     @Option(help: "Seconds a read or a verify may take before it counts as a hang.")
     var timeout: Double = 60
@@ -66,53 +72,68 @@ struct DamageCommand: ParsableCommand {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("storebench-damage-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         let names = backends.isEmpty ? ["sqlite", "lmdb"] : backends.map(\.name)
-        var rows: [String] = []
-        var failures: [String] = []
+        var rows: [String] = [], summaries: [String] = [], failures: [String] = []
         for name in names {
             let trial = DamageTrial(backend: Registry.backend(named: name)!, executable: executable,
                                     dataFile: Self.dataFile(name), timeout: timeout)
             let original = root.appendingPathComponent("\(name)-original")
             // The same original whatever --seed is, so one trial reruns alone with --trials 1.
             let digest = try trial.makeOriginal(in: original, seed: 1, transactions: 300)
+            var total = DamageTally()
             for kind in DamageTrial.Kind.allCases {
-                var counts: [String: Int] = [:]
-                for k in 0..<trials {
-                    let s = seed &+ UInt64(k)
-                    let o = trial.run(kind: kind, seed: s, original: original, digest: digest,
-                                      work: root.appendingPathComponent("\(name)-trial"))
-                    counts["read.\(o.read.rawValue)", default: 0] += 1
-                    counts["verify.\(o.verify.rawValue)", default: 0] += 1
-                    let missed = o.read == .wrong && o.verify == .clean
-                    if missed { counts["missed", default: 0] += 1 }
-                    let ownCrash = o.read == .crash && !(o.crashSite ?? "").hasPrefix("liblmdb")
-                    if ownCrash { counts["ownCrash", default: 0] += 1 }
-                    if missed || ownCrash || [.crash, .hang, .error].contains(o.verify) {
-                        if let keep {
-                            let kept = URL(fileURLWithPath: keep).appendingPathComponent("\(name)-\(kind.rawValue)-\(s)")
-                            try? FileManager.default.createDirectory(atPath: keep, withIntermediateDirectories: true)
-                            try? FileManager.default.moveItem(at: root.appendingPathComponent("\(name)-trial/store"), to: kept)
-                        }
-                        failures.append("\(name) \(kind.rawValue) seed \(s): \(o.damage); read \(o.read.rawValue), verify \(o.verify.rawValue): \(o.detail)")
-                    }
-                    if verbose {
-                        print("\(name) \(kind.rawValue) seed \(s): \(o.damage); read \(o.read.rawValue)\(o.crashSite.map { " in \($0)" } ?? ""); verify \(o.verify.rawValue)")
-                    }
-                    if StandardError.isInteractive { StandardError.write("\r\(name) \(kind.rawValue): \(k + 1)/\(trials)") }
-                }
-                if StandardError.isInteractive { StandardError.write("\n") }
-                func c(_ key: String) -> Int { counts[key, default: 0] }
-                rows.append("| \(name) | \(kind.rawValue) | \(trials) | \(c("read.fine")) | \(c("read.error")) | \(c("read.wrong")) | \(c("read.crash") + c("read.hang")) (\(c("ownCrash")) outside the engine) | \(c("verify.damaged")) | \(c("missed")) | \(c("verify.crash") + c("verify.hang") + c("verify.error")) |")
+                let tally = runKind(kind, of: trial, original: original, digest: digest, root: root, failures: &failures)
+                rows.append(tally.row(name, kind.rawValue))
+                total = total + tally
             }
+            summaries.append(total.summary(name))
         }
-        print("Damaged-file trials, seeds \(seed)…\(seed &+ UInt64(trials - 1)):\n")
-        print("| backend | damage | trials | reads fine | read error | reads wrong | read crash/hang | verify: damaged | wrong reads verify missed | verify crash/hang/error |")
-        print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+        print("Damaged-file trials, seeds \(seed)…\(seed &+ UInt64(trials - 1))\(verifyOnOpen ? ", reads also with verifyOnOpen" : ""):\n")
+        print(DamageTally.header)
+        print("|---|---|" + String(repeating: "---:|", count: 10))
         rows.forEach { print($0) }
+        print("")
+        summaries.forEach { print($0) }
         if !failures.isEmpty {
             print("\nFailed trials:")
             failures.prefix(30).forEach { print("- \($0)") }
             throw ExitCode(1)
         }
+    }
+
+    /// The trials of one kind of damage on one backend, with progress on standard error.
+    private func runKind(_ kind: DamageTrial.Kind, of trial: DamageTrial, original: URL, digest: String, root: URL,
+                         failures: inout [String]) -> DamageTally {
+        let name = trial.backend.name, started = Date()
+        var tally = DamageTally(), lastLine = started
+        for k in 0..<trials {
+            let s = seed &+ UInt64(k)
+            let work = root.appendingPathComponent("\(name)-trial")
+            let o = trial.run(kind: kind, seed: s, original: original, digest: digest, work: work, checkedReads: verifyOnOpen)
+            if let why = tally.add(o) {
+                keepCopy(work.appendingPathComponent("store"), "\(name)-\(kind.rawValue)-\(s)")
+                failures.append("\(name) \(kind.rawValue) seed \(s): \(o.damage); \(why): \(o.detail)")
+            }
+            if verbose {
+                let checked = o.checkedRead.map { "; with verifyOnOpen \($0.rawValue)\(o.checkedCrashSite.map { " in \($0)" } ?? "")" } ?? ""
+                print("\(name) \(kind.rawValue) seed \(s): \(o.damage); read \(o.read.rawValue)\(o.crashSite.map { " in \($0)" } ?? "")\(checked); verify \(o.verify.rawValue)\(o.read == .wrong || o.checkedRead == .wrong ? ": " + o.detail : "")")
+            }
+            if StandardError.isInteractive {
+                StandardError.write("\r\(name) \(kind.rawValue): \(k + 1)/\(trials)")
+            } else if Date().timeIntervalSince(lastLine) >= 30 || k + 1 == trials {
+                // A CI log or a file: a line every 30 s and one per kind of damage.
+                StandardError.write("\(name) \(kind.rawValue): \(k + 1)/\(trials) trials, \(Int(Date().timeIntervalSince(started))) s\n")
+                lastLine = Date()
+            }
+        }
+        if StandardError.isInteractive { StandardError.write("\n") }
+        return tally
+    }
+
+    /// Moves a failed trial's damaged copy into --keep, when given.
+    private func keepCopy(_ store: URL, _ label: String) {
+        guard let keep else { return }
+        try? FileManager.default.createDirectory(atPath: keep, withIntermediateDirectories: true)
+        try? FileManager.default.moveItem(at: store, to: URL(fileURLWithPath: keep).appendingPathComponent(label))
     }
 }
 
@@ -128,6 +149,7 @@ struct DamageProbeCommand: ParsableCommand {
     @Option var backend: BackendName
     @Option var mode: Mode
     @Option(help: "The digest of the undamaged store's reads.") var expected: String?
+    @Flag(help: "Open the store with StoreOptions.verifyOnOpen.") var verifyOnOpen = false
     @Argument var directory: String
 
     func run() throws {
@@ -136,7 +158,9 @@ struct DamageProbeCommand: ParsableCommand {
         do {
             switch mode {
             case .read:
-                let repo = try descriptor.open(SocialSchema.make(), dir, StoreOptions())
+                var options = StoreOptions()
+                options.verifyOnOpen = verifyOnOpen
+                let repo = try descriptor.open(SocialSchema.make(), dir, options)
                 defer { try? repo.close() }
                 let digest = try DamageTrial.readDigest(repo)
                 print(digest == expected ? "fine" : "wrong")

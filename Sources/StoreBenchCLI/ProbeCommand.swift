@@ -13,7 +13,8 @@ struct ProbeCommand: ParsableCommand {
             Writes N records of Item(id, name, group, score, createdAt; index on group) to a \
             temporary store per backend, then times: one bulk insert transaction, N point reads by \
             random primary key in one read transaction, a full scan reading every field, and \
-            equality on the indexed group (N/100 matches) 100 times. Best of --repeat runs. Use a \
+            equality on the indexed group (N/100 matches) 100 times, and opening the closed store \
+            without and with StoreOptions.verifyOnOpen. Best of --repeat runs. Use a \
             release build (`swift build -c release`). Ratios are to the first backend.
             """
     )
@@ -69,6 +70,8 @@ struct ProbeCommand: ParsableCommand {
             r.append(("indexed equality (group == g), per row", try best {
                 try repo.read { tx in for g in 0..<100 { _ = try tx.fetch(Query("Item", where: "group" == .int64(Int64(g)))) } }
             }, records))
+            try repo.close()
+            r += try openTimes(name, schema, dir)
             results.append((name, r))
         }
 
@@ -116,6 +119,16 @@ struct ProbeCommand: ParsableCommand {
             print("| \(name) | \(String(format: "%.0f", hitNs)) | \(fmt(perOp("sqlite", 1).map { hitNs / $0 })) | "
                   + "\(String(format: "%.0f", insertNs)) | \(fmt(perOp(storeName, 0).map { insertNs / $0 })) |")
         }
+    }
+
+    /// Opening the closed store (its files in the page cache) and closing it, without and
+    /// with `StoreOptions.verifyOnOpen`.
+    private func openTimes(_ name: String, _ schema: Schema, _ dir: URL) throws -> [(String, Double, Int)] {
+        let backend = Registry.backend(named: name)!
+        var checked = StoreOptions(durability: durability)
+        checked.verifyOnOpen = true
+        return [("open and close the store", try best { try backend.open(schema, dir, StoreOptions(durability: durability)).close() }, 1),
+                ("open with verifyOnOpen and close", try best { try backend.open(schema, dir, checked).close() }, 1)]
     }
 
     private func time(_ body: () throws -> Void) throws -> Double {

@@ -59,6 +59,12 @@ public struct StoreOptions: Sendable {
         self.migrations = migrations
         self.readOnly = readOnly
     }
+    /// Check the store's structure when it opens: a structurally damaged file opens as
+    /// `corrupted` instead of crashing a read (liblmdb) or reading back wrong; a value changed
+    /// inside a row is left to the checksums. Off by default: it reads the whole data file on
+    /// every open (100k records: LMDB 0.5 → 64 ms, SQLite 0.4 → 15 ms). LMDB runs its page walk
+    /// before liblmdb reads a tree page; SQLite stores run `PRAGMA quick_check`.
+    public var verifyOnOpen = false
 }
 
 extension StoreOptions {

@@ -10,12 +10,15 @@ import StoreCore
 public enum SQLResultCode {
     /// The `StoreError` for a result code. With `preparing`, a plain `SQLITE_ERROR` is
     /// `invalidQuery`: SQL that SQLite refuses to compile came from a query it cannot run (too
-    /// many terms or variables), and the data is untouched. The message ends with the code's
-    /// name and number, e.g. `(SQLITE_CONSTRAINT_UNIQUE, 2067)`.
+    /// many terms or variables), and the data is untouched. An `SQLITE_ERROR` saying "unsupported
+    /// file format" (a damaged header or schema format number) is `corrupted`. The message ends
+    /// with the code's name and number, e.g. `(SQLITE_CONSTRAINT_UNIQUE, 2067)`.
     public static func error(_ code: Int32, native: String, sql: String?, message: String? = nil,
                              preparing: Bool = false) -> StoreError {
         var category = category(for: code)
-        if preparing && SQLiteResultCode.primary(of: code) == .error { category = .invalidQuery }
+        if SQLiteResultCode.primary(of: code) == .error {
+            if native.hasPrefix("unsupported file format") { category = .corrupted } else if preparing { category = .invalidQuery }
+        }
         let text = message ?? describe(category, native: native)
         return StoreError(category, "\(text) (\(SQLiteResultCode.name(of: code)), \(code))",
                           nativeCode: code, nativeMessage: native, context: sql)

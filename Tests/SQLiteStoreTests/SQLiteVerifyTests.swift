@@ -56,6 +56,18 @@ struct SQLiteVerifyTests {
         #expect(report.checks.contains { $0.contains("1 rows without one") }, "\(report.checks)")
     }
 
+    @Test("a schema format number no SQLite reads: corrupted on open, a problem (not an error) for verify")
+    func unsupportedFileFormat() throws {
+        let dir = try seeded("sqlverify-format")
+        let file = dir.url.appendingPathComponent(SQLiteStore.fileName)
+        var bytes = [UInt8](try Data(contentsOf: file))
+        bytes.replaceSubrange(44..<48, with: [0, 0, 0, 9])   // the header's schema format: 1...4
+        try Data(bytes).write(to: file)
+        #expect { try SQLiteStore(directory: dir.url, schema: schema) } throws: { ($0 as? StoreError)?.category == .corrupted }
+        let report = try SQLiteStore.descriptor.verify(schema, dir.url, StoreOptions())
+        #expect(report.problems.contains { $0.detail.contains("unsupported file format") }, "\(report)")
+    }
+
     @Test("a missing index is found as a schema difference")
     func droppedIndex() throws {
         let dir = try seeded("sqlverify-ddl")

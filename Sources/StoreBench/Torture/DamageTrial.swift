@@ -4,8 +4,9 @@ import StoreCore
 import StoreBenchKit
 
 /// Damaged-file trials: a store written by the crash-trial workload is copied, its data file
-/// damaged in one of three ways, then read and verified, each in a child process so that a
-/// crash (liblmdb aborts on some bad pages) is counted instead of ending the run.
+/// damaged in one of four ways, then read (with `StoreOptions.verifyOnOpen` off, and on when
+/// asked) and verified, each in a child process so that a crash (liblmdb aborts on some bad
+/// pages) is counted instead of ending the run. `verify` must change no byte of the files.
 ///
 /// A trial's reads are every record by a scan, every link, and an equality query on every
 /// index for every record's values, folded into one digest; they are "fine" when the digest
@@ -19,6 +20,11 @@ public struct DamageTrial: Sendable {
         case overwrite
         /// One 4 KiB-aligned 4 KiB block zeroed.
         case zeroPage = "zero-page"
+        /// One field of the engine's structure changed (`StructuralDamage`).
+        case structural
+
+        /// Whether the damage lands at random, blind to the file's structure.
+        public var isRandom: Bool { self != .structural }
     }
 
     /// What reading the damaged store gave.
@@ -31,10 +37,16 @@ public struct DamageTrial: Sendable {
         public var seed: UInt64
         public var damage: String
         public var read: ReadResult
+        /// The reads of the store opened with `verifyOnOpen`, when the trial ran them.
+        public var checkedRead: ReadResult?
         public var verify: VerifyResult
+        /// The files `verify` changed (it must change none).
+        public var changedByVerify: [String] = []
         public var detail: String
         /// For a crash: the innermost frame in a library or module we can name.
         public var crashSite: String?
+        /// The same, for a crash of the reads with `verifyOnOpen`.
+        public var checkedCrashSite: String?
     }
 
     public let backend: BackendDescriptor
@@ -61,8 +73,9 @@ public struct DamageTrial: Sendable {
         return digest
     }
 
-    /// Damages a copy of `original` in `work` and classifies what reading and verifying it give.
-    public func run(kind: Kind, seed: UInt64, original: URL, digest: String, work: URL) -> Outcome {
+    /// Damages a copy of `original` in `work` and classifies what reading it (also with
+    /// `verifyOnOpen` when `checkedReads`) and verifying it give.
+    public func run(kind: Kind, seed: UInt64, original: URL, digest: String, work: URL, checkedReads: Bool = false) -> Outcome {
         var outcome = Outcome(kind: kind, seed: seed, damage: "", read: .error, verify: .error, detail: "", crashSite: nil)
         let copy = work.appendingPathComponent("store")
         do {
@@ -74,21 +87,17 @@ public struct DamageTrial: Sendable {
             outcome.detail = "cannot prepare the trial: \(error)"
             return outcome
         }
-        // Reads first, on their own copy: a read may change nothing, but keep verify's input
-        // exactly the damaged file.
-        let readCopy = work.appendingPathComponent("read")
-        try? FileManager.default.copyItem(at: copy, to: readCopy)
-        let (readStatus, readOut) = probe(["--mode", "read", "--expected", digest, readCopy.path])
-        switch readStatus {
-        case .exited(0): outcome.read = .fine
-        case .exited(1): outcome.read = .wrong
-        case .exited: outcome.read = .error
-        case .signal:
-            outcome.read = .crash
-            outcome.crashSite = Self.crashSite(readOut)
-        case .timedOut: outcome.read = .hang
+        let read = readBack(copy, digest, checked: false)
+        (outcome.read, outcome.crashSite) = (read.result, read.crashSite)
+        var detail = "read: \(read.output)"
+        if checkedReads {
+            let checked = readBack(copy, digest, checked: true)
+            (outcome.checkedRead, outcome.checkedCrashSite) = (checked.result, checked.crashSite)
+            detail += " | read with verifyOnOpen: \(checked.output)"
         }
+        let before = Self.fileDigests(copy)
         let (verifyStatus, verifyOut) = probe(["--mode", "verify", copy.path])
+        outcome.changedByVerify = Self.changedFiles(before, Self.fileDigests(copy))
         switch verifyStatus {
         case .exited(0): outcome.verify = .clean
         case .exited(1): outcome.verify = .damaged
@@ -96,8 +105,23 @@ public struct DamageTrial: Sendable {
         case .signal: outcome.verify = .crash
         case .timedOut: outcome.verify = .hang
         }
-        outcome.detail = "read: \(readOut.suffix(300)) | verify: \(verifyOut.suffix(300))"
+        outcome.detail = "\(detail) | verify: \(verifyOut.suffix(300))"
         return outcome
+    }
+
+    /// Reads a copy of the damaged store (each read run gets its own: a read may change
+    /// nothing, but verify's input stays exactly the damaged file).
+    private func readBack(_ store: URL, _ digest: String, checked: Bool) -> (result: ReadResult, crashSite: String?, output: String) {
+        let copy = store.deletingLastPathComponent().appendingPathComponent(checked ? "read-checked" : "read")
+        try? FileManager.default.copyItem(at: store, to: copy)
+        let (status, out) = probe(["--mode", "read", "--expected", digest] + (checked ? ["--verify-on-open"] : []) + [copy.path])
+        switch status {
+        case .exited(0): return (.fine, nil, String(out.suffix(300)))
+        case .exited(1): return (.wrong, nil, String(out.suffix(300)))
+        case .exited: return (.error, nil, String(out.suffix(300)))
+        case .signal: return (.crash, Self.crashSite(out), String(out.suffix(300)))
+        case .timedOut: return (.hang, nil, String(out.suffix(300)))
+        }
     }
 
     /// The digest of everything a user reads back (see the type's summary).
@@ -145,33 +169,6 @@ public struct DamageTrial: Sendable {
         return (.exited(p.terminationStatus), text)
     }
 
-    /// Applies the damage; returns what was done.
-    private func damage(_ file: URL, kind: Kind, seed: UInt64) throws -> String {
-        var rng = SplitMix64(seed: seed)
-        let handle = try FileHandle(forUpdating: file)
-        defer { try? handle.close() }
-        let size = Int(try handle.seekToEnd())
-        guard size > 0 else { return "empty file, left as is" }
-        switch kind {
-        case .truncate:
-            let length = rng.below(size)
-            try handle.truncate(atOffset: UInt64(length))
-            return "truncated from \(size) to \(length) bytes"
-        case .overwrite:
-            let n = 1 + rng.below(64)
-            let offset = rng.below(max(size - n, 1))
-            try handle.seek(toOffset: UInt64(offset))
-            try handle.write(contentsOf: Data((0..<n).map { _ in UInt8(truncatingIfNeeded: rng.next()) }))
-            return "\(n) bytes overwritten at offset \(offset)"
-        case .zeroPage:
-            let pages = max(size / 4096, 1)
-            let page = rng.below(pages)
-            try handle.seek(toOffset: UInt64(page * 4096))
-            try handle.write(contentsOf: Data(count: min(4096, size - page * 4096)))
-            return "4 KiB block \(page) of \(pages) zeroed"
-        }
-    }
-
     /// Where a crash happened, from the backtrace: `liblmdb` when its assertion fired or the
     /// innermost frame is an `mdb_` function, else that frame's text.
     static func crashSite(_ output: String) -> String {
@@ -184,9 +181,11 @@ public struct DamageTrial: Sendable {
         return "unknown"
     }
 
-    private static func fnv1a(_ s: String) -> String {
+    static func fnv1a(_ s: String) -> String { fnv1a(bytes: s.utf8) }
+
+    static func fnv1a(bytes: some Sequence<UInt8>) -> String {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in s.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
         return String(h, radix: 16)
     }
 }
