@@ -9,14 +9,14 @@ extension SQLiteStore {
                            options: StoreOptions) throws -> SQLiteConnection {
         let db = try SQLiteConnection(path: path, access: access)
         do {
-            _ = try SQLStoreMetadata.isStore(db, path: path)
+            let isStore = try SQLStoreMetadata.isStore(db, path: path)   // before anything writes
             guard try db.pragma("PRAGMA journal_mode = WAL")?.lowercased() == "wal" else {
                 throw StoreError(.io, "cannot switch \(path) to WAL mode")
             }
             try db.exec("PRAGMA synchronous = \(options.durability == .durable ? "FULL" : "NORMAL")")
             try db.exec("BEGIN IMMEDIATE")
             do {
-                try SQLStoreMetadata.prepare(db, mapping: mapping, path: path, migrations: options.migrations)
+                try SQLStoreMetadata.prepare(db, mapping: mapping, path: path, migrations: options.migrations, isStore: isStore)
                 try db.exec("COMMIT")
             } catch {
                 try? db.exec("ROLLBACK")

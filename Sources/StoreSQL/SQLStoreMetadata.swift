@@ -17,10 +17,12 @@ public enum SQLStoreMetadata {
     /// table and index in an empty file; runs the migration (or the delete-and-recreate) the
     /// plan gives. The driver's transaction must be a write transaction taken before the
     /// version is read (`BEGIN IMMEDIATE`), so two processes never migrate the same store.
+    /// `isStore`: what `isStore(_:path:)` said just before on the same connection, when the
+    /// driver asked it already (it is then not asked again).
     public static func prepare(_ db: any SQLExecutor, mapping: SQLSchemaMapping, path: String,
-                               migrations: MigrationPlan? = nil) throws {
+                               migrations: MigrationPlan? = nil, isStore known: Bool? = nil) throws {
         let schema = mapping.schema
-        guard try isStore(db, path: path) else {
+        guard try known ?? isStore(db, path: path) else {
             try create(db, mapping: mapping)
             return
         }
