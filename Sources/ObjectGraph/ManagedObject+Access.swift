@@ -19,11 +19,8 @@ extension ManagedObject {
     }
 
     func usableContext() throws -> ObjectContext {
-        guard let context else {
-            throw StoreError(.closed, "\(objectID): its context is gone")
-        }
-        try context.checkOwned(self)
-        return context
+        try owner.checkOwned(self)
+        return owner
     }
 
     /// The value of an attribute, loading the object if it is a fault.

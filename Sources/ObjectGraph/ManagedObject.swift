@@ -14,11 +14,15 @@ import Synchronization
 /// for post in try ann.related("posts") { print(try post.value("title")) }
 /// ```
 ///
+/// An object keeps its context alive, as a Realm object keeps its Realm: objects fetched in a
+/// context nobody else references stay usable. Objects read inside `ObjectGraph.read` or `write`
+/// are usable only in that transaction.
+///
 /// Threading: an object belongs to its context's thread. Pass `objectID` to other threads.
 public final class ManagedObject {
     public let objectID: ObjectID
-    /// The context that owns this object (nil once the context is gone).
-    public private(set) weak var context: ObjectContext?
+    /// The context that owns this object.
+    let owner: ObjectContext
 
     /// Internal state, read and written by the context.
     enum State { case saved, inserted, deleted, invalidated }
@@ -36,7 +40,7 @@ public final class ManagedObject {
 
     init(_ id: ObjectID, context: ObjectContext, state: State, values: [Value]?) {
         objectID = id
-        self.context = context
+        owner = context
         self.state = state
         self.values = values
         committed = state == .inserted ? nil : values
@@ -44,6 +48,9 @@ public final class ManagedObject {
     }
 
     deinit { LiveObjects.decrement() }
+
+    /// The context that owns this object (always set; optional for source compatibility).
+    public var context: ObjectContext? { owner }
 
     public var entity: Entity { objectID.entity }
     /// The primary key.
@@ -54,8 +61,8 @@ public final class ManagedObject {
     public var isInserted: Bool { state == .inserted }
     public var isDeleted: Bool { state == .deleted }
     /// True when the object no longer belongs to a context (rolled back insert, saved delete,
-    /// deleted elsewhere).
-    public var isInvalidated: Bool { state == .invalidated || context == nil }
+    /// deleted elsewhere, or read in a transaction that has ended).
+    public var isInvalidated: Bool { state == .invalidated || owner.transactionEnded }
     /// True when it has unsaved attribute or relationship changes.
     public var isUpdated: Bool {
         state == .saved && (!changedOrdinals.isEmpty || (slots?.contains { $0.isDirty } ?? false))

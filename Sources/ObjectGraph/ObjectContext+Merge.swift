@@ -26,7 +26,8 @@ extension ObjectContext {
     /// Brings registered objects up to date with changes already in the store.
     func apply(_ c: SavedChanges) throws {
         for id in c.deleted {
-            if let o = registered(id) { invalidate(o) }
+            // Under reportConflicts an edited object stays, so that its save reports the delete.
+            if let o = registered(id), !(mergePolicy == .reportConflicts && o.isUpdated) { invalidate(o) }
             if let o = deleted[id] { invalidate(o) }
         }
         for (id, keys) in c.updated {
@@ -40,7 +41,7 @@ extension ObjectContext {
                 o.committed = nil
                 continue
             }
-            try reload(o, keepingEditsExcept: mergePolicy == .storeWins ? keys : [])
+            try reload(o, changedElsewhere: keys)
         }
         if c.mayAffectUnlisted {
             for (_, w) in registry {
@@ -54,23 +55,27 @@ extension ObjectContext {
         }
     }
 
-    /// Reloads an edited object: the stored values become its saved state; unsaved edits stay,
-    /// except those of the named attributes.
-    private func reload(_ o: ManagedObject, keepingEditsExcept overridden: Set<String>) throws {
+    /// Reloads an edited object: the stored values become its saved state and unsaved edits
+    /// stay, but for attributes also changed elsewhere: `storeWins` drops the edit, and
+    /// `reportConflicts` keeps the snapshot the edit was made on, so that `save()` reports it.
+    private func reload(_ o: ManagedObject, changedElsewhere keys: Set<String>) throws {
         guard let r = try withRead({ try $0.fetch(o.entity.name, id: o.id) }) else {
-            invalidate(o)
+            if mergePolicy != .reportConflicts { invalidate(o) }
             return
         }
         var values = r.values
+        var committed = r.values
         for i in o.changedOrdinals {
-            if overridden.contains(o.entity.attributes[i].name) {
+            let theirs = keys.contains(o.entity.attributes[i].name)
+            if theirs && mergePolicy == .storeWins {
                 o.changedOrdinals.remove(i)
-            } else {
-                values[i] = o.values![i]
+                continue
             }
+            values[i] = o.values![i]
+            if theirs && mergePolicy == .reportConflicts, let snapshot = o.committed { committed[i] = snapshot[i] }
         }
         o.values = values
-        o.committed = r.values
+        o.committed = committed
     }
 
     // MARK: - Refreshing

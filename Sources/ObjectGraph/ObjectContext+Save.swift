@@ -17,15 +17,21 @@ extension ObjectContext {
     /// Writes every change in one store transaction: inserts, only the changed attributes of
     /// updated objects, link changes, deletes. Validation (required attributes, types, deny
     /// rules) runs first; when anything fails, the context and the store stay as they were.
+    /// An edited attribute that another writer changed since this context read it is settled
+    /// by `mergePolicy`: by default the save throws `conflict` naming it (`MergeConflict`).
     public func save() throws {
         if let poison { throw poison }
         try mergeIfAutomatic()
         guard hasChanges else { return }
-        let plan = try SavePlan(self)
+        var plan = try SavePlan(self)
         switch binding {
         case .repository:
             try graph.checkStoreVersion()
-            try graph.store.write { tx in try plan.perform(in: tx) }
+            try graph.store.write { tx in
+                let conflicts = try conflicts(in: tx)
+                if !conflicts.isEmpty, try settle(conflicts, in: tx) { plan = try SavePlan(self) }
+                try plan.perform(in: tx)
+            }
         case .read:
             throw StoreError(.unsupported, "this context reads inside a read transaction and cannot save")
         case .write(let tx):

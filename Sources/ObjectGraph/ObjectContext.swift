@@ -56,6 +56,9 @@ public final class ObjectContext {
     var nextObserverID = 0
     /// Set while observers run, so re-running their queries does not merge again.
     var isNotifying = false
+    /// For a context bound to a store transaction: set when the transaction ends. Its objects
+    /// (which keep the context alive) then refuse every access.
+    var transactionEnded = false
 
     init(graph: ObjectGraph, binding: StoreBinding, mergePolicy: MergePolicy) {
         self.graph = graph
@@ -270,6 +273,16 @@ public final class ObjectContext {
         return o
     }
 
+    /// For a context bound to a store transaction, when it ends: lets go of every object (they
+    /// hold the context, so this also breaks the cycle) and refuses further use.
+    func endTransaction() {
+        transactionEnded = true
+        activeRead = nil
+        registry = [:]
+        changed = [:]
+        deleted = [:]
+    }
+
     func invalidate(_ o: ManagedObject) {
         if registry[o.objectID]?.object === o { registry[o.objectID] = nil }
         if changed[o.objectID] === o { changed[o.objectID] = nil }
@@ -278,7 +291,11 @@ public final class ObjectContext {
     }
 
     func checkOwned(_ o: ManagedObject) throws {
-        guard o.context === self else {
+        if transactionEnded {
+            throw StoreError(.closed, "\(o.objectID) was read inside an ObjectGraph read or write transaction that has ended; "
+                + "fetch it again in a context you keep (graph.newContext())", context: "\(o.objectID)")
+        }
+        guard o.owner === self else {
             throw StoreError(.invalidValue, "\(o.objectID) belongs to another context; use object(_ id:) here")
         }
         if o.state == .invalidated {
@@ -291,6 +308,9 @@ public final class ObjectContext {
     /// Runs `body` with the open store transaction, or opens a read transaction for it.
     func withRead<T>(_ body: (any ReadTransaction) throws -> T) throws -> T {
         if let tx = activeRead { return try body(tx) }
+        if transactionEnded {
+            throw StoreError(.closed, "this context served an ObjectGraph read or write transaction that has ended; use graph.newContext()")
+        }
         try graph.checkStoreVersion()
         return try graph.store.read { tx in
             activeRead = tx
@@ -400,10 +420,19 @@ enum StoreBinding {
     case write(any WriteTransaction)
 }
 
-/// Which side keeps an attribute edited both here (unsaved) and in another context (saved).
+/// What happens to an attribute edited here (unsaved) that another writer changed and saved
+/// since this context read it: another context of the graph, an `ObjectGraph.write`, or any
+/// other writer of the store.
 public enum MergePolicy: String, Sendable, CaseIterable {
+    /// The default (Core Data's `NSErrorMergePolicy`): `save()` throws `conflict`, naming the
+    /// objects and attributes, writes nothing and keeps every edit. Edits of different
+    /// attributes of one record never conflict.
+    case reportConflicts
     /// The saved value replaces the unsaved edit (Core Data's store-trump policy).
     case storeWins
     /// The unsaved edit stays and overwrites the saved value on the next save.
-    case inMemoryWins
+    case objectWins
+
+    @available(*, deprecated, renamed: "objectWins")
+    public static var inMemoryWins: MergePolicy { .objectWins }
 }

@@ -51,8 +51,9 @@ public final class ObjectGraph: Repository {
     /// The store's capabilities, plus observation (through contexts).
     public var capabilities: Capabilities { store.capabilities.union(.observation) }
 
-    /// A new long-lived context. Use it on one thread at a time.
-    public func newContext(mergePolicy: MergePolicy = .storeWins) -> ObjectContext {
+    /// A new long-lived context. Use it on one thread at a time. By default a save over a
+    /// concurrent change of the same attribute throws `conflict` (see `MergePolicy`).
+    public func newContext(mergePolicy: MergePolicy = .reportConflicts) -> ObjectContext {
         ObjectContext(graph: self, binding: .repository, mergePolicy: mergePolicy)
     }
 
@@ -62,6 +63,7 @@ public final class ObjectGraph: Repository {
             let context = ObjectContext(graph: self, binding: .read(tx), mergePolicy: .storeWins)
             // Lives as long as the transaction: repeated fetches are served by its identity map.
             context.retainsRegisteredObjects = true
+            defer { context.endTransaction() }
             return try body(GraphReadTransaction(context: context))
         }
     }
@@ -72,6 +74,7 @@ public final class ObjectGraph: Repository {
         let result = try store.write { tx in
             let context = ObjectContext(graph: self, binding: .write(tx), mergePolicy: .storeWins)
             context.retainsRegisteredObjects = true   // lives as long as the transaction
+            defer { context.endTransaction() }
             let r = try body(GraphWriteTransaction(context: context))
             if let poison = context.poison { throw poison }
             saved = context.boundChanges

@@ -47,9 +47,19 @@ struct MergeAndBatchTests {
         case .storeWins:
             #expect(try zoeB.value("age") == 50)
             #expect(zoeB.changedKeys == ["email"])
-        case .inMemoryWins:
+        case .objectWins, .reportConflicts:
             #expect(try zoeB.value("age") == 33)
             #expect(zoeB.changedKeys == ["age", "email"])
+        }
+        if policy == .reportConflicts {
+            // Nothing written, nothing lost: the edit stays until the caller settles it.
+            let error = try #require(throws: StoreError.self) { try b.save() }
+            #expect(error.category == .conflict)
+            #expect(error.message.contains("User(4).{age}"))
+            #expect(try f.stored("User", 4)?["age"] == 50)
+            #expect(try f.stored("User", 4)?["email"] != "z@b")
+            #expect(try zoeB.value("age") == 33 && zoeB.hasChanges)
+            b.mergePolicy = .objectWins
         }
         try b.save()
         #expect(try f.stored("User", 4)?["age"] == (policy == .storeWins ? 50 : 33))
@@ -65,7 +75,7 @@ struct MergeAndBatchTests {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for n in 0..<4 {
                 group.addTask {
-                    let c = graph.newContext()
+                    let c = graph.newContext(mergePolicy: .objectWins)   // the last save wins
                     let bob = try #require(try c.object(id))
                     try bob.set("score", .double(Double(n)))
                     try c.save()
