@@ -20,3 +20,15 @@ extension ObjectGraph {
         }
     }
 }
+
+extension ObjectGraph {
+    /// An object graph over a new in-memory store of `store`'s backend (Core Data's in-memory
+    /// store type): its files are on a RAM file system and removed when the graph closes.
+    ///
+    /// ```swift
+    /// let graph = try ObjectGraph.inMemory(over: LMDBStore.descriptor, schema: schema)
+    /// ```
+    public static func inMemory(over store: BackendDescriptor, schema: Schema) throws -> ObjectGraph {
+        ObjectGraph(store: try store.openInMemory(schema))
+    }
+}

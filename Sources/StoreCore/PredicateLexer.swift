@@ -7,7 +7,7 @@ enum PredicateToken: Equatable {
     case double(Double)
     case symbol(String)              // == != < <= > >= = <> => =< && || ! ( ) { } , . [ ]
     case aggregate(String)           // @count
-    case argument(Character)         // %@ or %K
+    case argument(Character)         // %@, %K, %d (also %i %ld %lld %u %lu %llu), %f (also %lf %g %e)
     case end
 
     var display: String {
@@ -69,13 +69,7 @@ struct PredicateLexer {
             guard let n = peek(), isIdentStart(n) else { throw fail("expected an aggregate name after '@'", at: i) }
             return .aggregate(identifier())
         }
-        if c == "%" {
-            guard let n = peek(1), n == "@" || n == "K" else {
-                throw fail("expected '%@' or '%K'", at: start)
-            }
-            i += 2
-            return .argument(Character(n))
-        }
+        if c == "%" { return try formatArgument(at: start) }
         let two = peek(1).map { String(c) + String($0) } ?? ""
         if ["==", "!=", "<=", ">=", "=<", "=>", "<>", "&&", "||"].contains(two) {
             i += 2
@@ -150,5 +144,28 @@ struct PredicateLexer {
         }
         guard let v = Int64(text) else { throw fail("integer \(text) is out of the 64-bit range", at: start) }
         return .integer(v)
+    }
+}
+
+extension PredicateLexer {
+    /// The printf-style specifiers NSPredicate takes, by the argument kind they need: `@` a
+    /// value or list, `K` a key path, `d` an integer, `f` a number.
+    static let formatSpecifiers: [(String, Character)] = [
+        ("@", "@"), ("K", "K"), ("lld", "d"), ("llu", "d"), ("ld", "d"), ("lu", "d"), ("d", "d"), ("i", "d"), ("u", "d"),
+        ("lf", "f"), ("f", "f"), ("g", "f"), ("e", "f"),
+    ]
+
+    /// `%` and a specifier, as one `.argument` token.
+    mutating func formatArgument(at start: Int) throws -> PredicateToken {
+        for (spelling, kind) in Self.formatSpecifiers where matches(spelling, after: 1) {
+            i += 1 + spelling.unicodeScalars.count
+            return .argument(kind)
+        }
+        throw fail("expected a format specifier after '%': %@, %K, %d, %ld, %lld, %f", at: start)
+    }
+
+    private func matches(_ text: String, after offset: Int) -> Bool {
+        for (k, c) in text.unicodeScalars.enumerated() where peek(offset + k) != c { return false }
+        return true
     }
 }

@@ -13,6 +13,7 @@
 ///     operator   := == = != <> < <= =< > >= => BETWEEN IN CONTAINS BEGINSWITH ENDSWITH LIKE
 ///     operand    := literal | %@ | "{" literal ("," literal)* "}"
 ///     literal    := 'text' | "text" | number | TRUE | YES | FALSE | NO | NIL | NULL | %@
+///                 | %d | %i | %ld | %lld | %u (an integer argument) | %f | %lf | %g | %e (a number)
 struct PredicateParser {
 
     private let tokens: [(PredicateToken, Int)]
@@ -293,6 +294,8 @@ struct PredicateParser {
             case .value(let v)?: return v
             default: throw fail("this %@ needs a single value, not a list", at: at)
             }
+        case .argument("d"), .argument("f"):
+            return try parseNumberArgument()
         case .identifier(let s):
             switch s.uppercased() {
             case "TRUE", "YES": advance(); return .bool(true)
@@ -301,6 +304,24 @@ struct PredicateParser {
             default: return nil
             }
         default: return nil
+        }
+    }
+
+    /// `%d` (and `%ld`, `%lld`…) takes an integer argument, `%f` a number.
+    private mutating func parseNumberArgument() throws -> Value {
+        let integer = current == .argument("d")
+        let at = offset
+        advance()
+        let argument = try nextArgument(at: at)
+        switch (integer, argument) {
+        case (true, .value(.int64(let v))?): return .int64(v)
+        case (false, .value(.double(let v))?): return .double(v)
+        case (false, .value(.int64(let v))?): return .double(Double(v))
+        default:
+            let given = argument.map { a -> String in
+                if case .value(let v) = a { return v.naturalType?.rawValue ?? "nil" } else { return "a list" }
+            } ?? "nothing"
+            throw fail("\(integer ? "%d" : "%f") needs \(integer ? "an integer" : "a number") argument, got \(given)", at: at)
         }
     }
 

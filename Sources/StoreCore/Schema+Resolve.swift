@@ -75,6 +75,7 @@ extension Schema {
     }
 
     private func resolve(_ c: Condition, on e: Entity) throws -> ResolvedCondition {
+        let c = try comparingKeys(c, on: e)
         let path = try resolvePath(c.keyPath, from: e)
         if path.toManyStep != nil && !path.isCountOnly {
             guard c.quantifier != .single else {
@@ -111,6 +112,27 @@ extension Schema {
         case .like(let s): comparison = .like(TextFolding.fold(s, c.options))
         }
         return ResolvedCondition(path: path, comparison: comparison, options: c.options, quantifier: c.quantifier)
+    }
+
+    /// A condition on a relationship itself (`author == %@` given an object's primary key,
+    /// `ANY tags IN %@`) compares the primary keys at its other end.
+    private func comparingKeys(_ c: Condition, on root: Entity) throws -> Condition {
+        guard !c.keyPath.isCount, let last = c.keyPath.components.last else { return c }
+        var current = root
+        for name in c.keyPath.components.dropLast() {
+            guard let r = current.relationship(name) else { return c }
+            current = inverse(of: r).0
+        }
+        guard current.ordinal(of: last) == nil, let r = current.relationship(last) else { return c }
+        switch c.comparison {
+        case .equal, .notEqual, .in: break
+        default:
+            throw StoreError(.invalidQuery, "'\(c.keyPath)' is a relationship: compare it with ==, != or IN to objects "
+                + "(their primary keys), compare one of its attributes, or use @count")
+        }
+        var keyed = c
+        keyed.keyPath = KeyPathExpression(c.keyPath.components + [inverse(of: r).0.primaryKey.name])
+        return keyed
     }
 }
 

@@ -68,6 +68,31 @@ struct PredicateParserTests {
         #expect(try parse("%K.@count == 0", "posts") == .condition(Condition(KeyPathExpression(["posts"], count: true), .equal(0))))
     }
 
+    @Test("printf-style arguments: %d and its long forms take integers, %f numbers")
+    func printfArguments() throws {
+        for spec in ["%d", "%i", "%ld", "%lld", "%u", "%lu", "%llu"] {
+            #expect(try parse("age >= \(spec)", 18) == ("age" >= 18), "\(spec)")
+        }
+        for spec in ["%f", "%lf", "%g", "%e"] {
+            #expect(try parse("score < \(spec)", 2.5) == ("score" < 2.5), "\(spec)")
+        }
+        #expect(try parse("score < %f", 2) == ("score" < 2.0))            // an integer widens
+        #expect(try parse("age BETWEEN {%d, %lld}", 1, 9) == ("age" ~= .between(1, 9)))
+        #expect(try parse("%K == %d AND name == %@", "age", 3, "ann") == ("age" == 3 && "name" == "ann"))
+        let wrong: [(String, PredicateArgument, Int, String)] = [
+            ("age == %d", "three", 7, "%d needs an integer argument, got string"),
+            ("age == %lld", 2.5, 7, "%d needs an integer argument, got double"),
+            ("age == %f", "x", 7, "%f needs a number argument, got string"),
+            ("age == %d", [1, 2], 7, "got a list"),
+            ("age == %x", 1, 7, "expected a format specifier after '%'"),
+        ]
+        for (text, argument, position, fragment) in wrong {
+            let e = try #require(throws: StoreError.self) { try parse(text, argument) }
+            #expect(e.category == .invalidQuery && e.position == position, "\(text): \(e)")
+            #expect(e.message.contains(fragment), "\(text): \(e.message)")
+        }
+    }
+
     @Test("arguments held in variables: one factory per value type")
     func variableArguments() throws {
         let name = "ann", minimum = 18, score = 2.5, flag = true, blob: [UInt8] = [1, 2]

@@ -97,7 +97,7 @@ enum ErrorCases {
             let bad: [(String, String)] = [
                 ("User", "age == 'thirty'"), ("User", "username > 3"), ("User", "age CONTAINS '3'"), ("User", "age ==[c] 3"),
                 ("Post", "tags.name == 'swift'"), ("Post", "ANY title == 'x'"), ("User", "posts.@count == 'many'"),
-                ("User", "posts > 3"), ("Post", "author == 1"), ("User", "username < nil"), ("User", "following.posts.title == 'x'"),
+                ("User", "posts > 3"), ("Post", "author > 1"), ("User", "username < nil"), ("User", "following.posts.title == 'x'"),
             ]
             for (entity, text) in bad {
                 try ctx.expectError(.invalidQuery, "\(entity) where \(text)") { _ = try ctx.ids(entity, text) }

@@ -171,6 +171,19 @@ enum QueryCases {
             try ctx.expectIDs("Post", "author.id == 1", are: ids(10, 11))
             try ctx.expectIDs("Post", "author.id == nil", are: ids(15))
         },
+        seeded("relationshipsComparedByKey") { ctx in
+            try ctx.expectIDs("Post", "author == 1", are: ids(10, 11))
+            try ctx.expectIDs("Post", "author == %@", .int(2), are: ids(12))
+            try ctx.expectIDs("Post", "author IN %@", [3, 4], are: ids(13, 14))
+            try ctx.expectIDs("Post", "author == nil", are: ids(15))
+            try ctx.expectIDs("Comment", "post.author == %d", .int(1), are: ids(100, 101, 102))
+            try ctx.expectIDs("Post", "ANY tags == 'swift'", are: ids(12, 14))
+            try ctx.expectIDs("User", "ANY following IN {2, 4}", are: ids(1))
+            try ctx.expectIDs("Profile", "user == 2", are: [.uuid(SocialFixture.profile2)])
+            try ctx.expectError(.invalidQuery, "a relationship compared by order") {
+                _ = try ctx.repository.read { try $0.fetch(Query("Post", where: try StorePredicate(format: "author > 1"))) }
+            }
+        },
         seeded("anyAndNoneOverToMany") { ctx in
             try ctx.expectIDs("Post", "ANY tags.name ==[c] 'SWIFT'", are: ids(12, 14))
             try ctx.expectIDs("Post", "NONE tags.name == 'Unicode'", are: ids(12, 14, 15))
