@@ -9,6 +9,7 @@
 ///     primary    := "(" predicate ")" | TRUEPREDICATE | FALSEPREDICATE | condition
 ///     condition  := [ANY | SOME | NONE] keypath operator ["[" c|d|cd "]"] operand
 ///                 | literal relational keypath                        (flipped)
+///                 | literal IN keypath                                (ANY keypath == literal)
 ///     keypath    := name ("." name)* ["." "@count"] | %K
 ///     operator   := == = != <> < <= =< > >= => BETWEEN IN CONTAINS BEGINSWITH ENDSWITH LIKE
 ///     operand    := literal | %@ | "{" literal ("," literal)* "}"
@@ -150,7 +151,9 @@ struct PredicateParser {
         case "<=": flipped = Comparison.greaterOrEqual
         case ">": flipped = Comparison.less
         case ">=": flipped = Comparison.lessOrEqual
-        default: throw fail("a literal on the left needs ==, !=, <, <=, > or >=, not \(op)", at: opOffset)
+        case "IN":   // Core Data's `%@ IN tags`: some element of the collection equals the value
+            return .condition(Condition(try parseKeyPath(), .equal(literal), options: options, quantifier: .any))
+        default: throw fail("a literal on the left needs ==, !=, <, <=, >, >= or IN, not \(op)", at: opOffset)
         }
         let keyPath = try parseKeyPath()
         return .condition(Condition(keyPath, flipped(literal), options: options))

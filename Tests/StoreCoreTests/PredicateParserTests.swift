@@ -77,6 +77,7 @@ struct PredicateParserTests {
             #expect(try parse("score < \(spec)", 2.5) == ("score" < 2.5), "\(spec)")
         }
         #expect(try parse("score < %f", 2) == ("score" < 2.0))            // an integer widens
+        #expect(try parse("%@ IN tags", "swift") == .condition(Condition("tags", .equal("swift"), quantifier: .any)))
         #expect(try parse("age BETWEEN {%d, %lld}", 1, 9) == ("age" ~= .between(1, 9)))
         #expect(try parse("%K == %d AND name == %@", "age", 3, "ann") == ("age" == 3 && "name" == "ann"))
         let wrong: [(String, PredicateArgument, Int, String)] = [

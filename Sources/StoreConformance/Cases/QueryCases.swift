@@ -178,6 +178,7 @@ enum QueryCases {
             try ctx.expectIDs("Post", "author == nil", are: ids(15))
             try ctx.expectIDs("Comment", "post.author == %d", .int(1), are: ids(100, 101, 102))
             try ctx.expectIDs("Post", "ANY tags == 'swift'", are: ids(12, 14))
+            try ctx.expectIDs("Post", "%@ IN tags", "swift", are: ids(12, 14))
             try ctx.expectIDs("User", "ANY following IN {2, 4}", are: ids(1))
             try ctx.expectIDs("Profile", "user == 2", are: [.uuid(SocialFixture.profile2)])
             try ctx.expectError(.invalidQuery, "a relationship compared by order") {
