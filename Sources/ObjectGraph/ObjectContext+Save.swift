@@ -19,6 +19,7 @@ extension ObjectContext {
     /// rules) runs first; when anything fails, the context and the store stay as they were.
     public func save() throws {
         if let poison { throw poison }
+        try throwRecordedAccessErrors()
         try mergeIfAutomatic()
         guard hasChanges else { return }
         let plan = try SavePlan(self)

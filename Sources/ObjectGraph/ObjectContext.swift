@@ -56,6 +56,9 @@ public final class ObjectContext {
     var nextObserverID = 0
     /// Set while observers run, so re-running their queries does not merge again.
     var isNotifying = false
+    /// Errors declared models' non-throwing accessors recorded: the first, and how many;
+    /// thrown by the next `save()` (see ObjectContext+ModelInsert.swift).
+    var accessErrors: (first: StoreError, count: Int)?
 
     init(graph: ObjectGraph, binding: StoreBinding, mergePolicy: MergePolicy) {
         self.graph = graph
