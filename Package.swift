@@ -32,6 +32,7 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // The `@Model` macros (ObjectGraphModels only) and their expansion tests.
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
+        .package(url: "https://github.com/pointfreeco/swift-macro-testing", exact: "0.7.0"),
     ],
     targets: [
         // System libraries, found through pkg-config (`make deps` installs the -dev packages).
@@ -175,6 +176,9 @@ let package = Package(
             plugins: [.plugin(name: "ConformanceKitTests")]
         ),
         .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "SQLiteStore", "LMDBStore", "StoreConformance"], plugins: [.plugin(name: "ConformanceKitTests")]),
+        .testTarget(name: "ObjectGraphMacrosTests", dependencies: [
+            "ObjectGraphMacros", .product(name: "MacroTesting", package: "swift-macro-testing"),
+        ]),
         // One model declaration run on the object graph over SQLiteStore and LMDBStore.
         .testTarget(name: "ObjectGraphModelsTests", dependencies: ["ObjectGraphModels", "SQLiteStore", "LMDBStore", "StoreConformance"]),
         // The kit's self-test, and the kit from XCTest (one XCTest method per case, over SQLiteStore).
