@@ -1,4 +1,5 @@
 // swift-tools-version: 6.0
+import CompilerPluginSupport
 import PackageDescription
 
 let package = Package(
@@ -11,6 +12,9 @@ let package = Package(
         .library(name: "LMDBStore", targets: ["LMDBStore"]),
         .library(name: "GRDBStore", targets: ["GRDBStore"]),
         .library(name: "ObjectGraph", targets: ["ObjectGraph"]),
+        // Declared models (`@Model` classes) over ObjectGraph. Builds swift-syntax: nothing the
+        // runner builds depends on it.
+        .library(name: "ObjectGraphModels", targets: ["ObjectGraphModels"]),
         .library(name: "StoreConformance", targets: ["StoreConformance"]),
         .library(name: "StoreBenchKit", targets: ["StoreBenchKit"]),
         .library(name: "StoreBench", targets: ["StoreBench"]),
@@ -26,6 +30,9 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // `swift package generate-documentation --target StoreCore` (and StoreConformance).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // The `@Model` macros (ObjectGraphModels only) and their expansion tests.
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
+        .package(url: "https://github.com/pointfreeco/swift-macro-testing", exact: "0.7.0"),
     ],
     targets: [
         // System libraries, found through pkg-config (`make deps` installs the -dev packages).
@@ -81,6 +88,22 @@ let package = Package(
 
         // Core Data / Realm-style object graph over any Repository (never a concrete backend).
         .target(name: "ObjectGraph", dependencies: ["StoreCore"]),
+
+        // `@Model`, `@Attribute`, `@Relationship`: declared classes become entities. The macro
+        // implementation, run by the compiler (swift-syntax)...
+        .macro(
+            name: "ObjectGraphMacros",
+            dependencies: [
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+            ]
+        ),
+        // ...and what a user imports: the macro declarations, ObjectGraph re-exported (the
+        // runtime support needs no swift-syntax and lives in ObjectGraph/Declared).
+        .target(name: "ObjectGraphModels", dependencies: ["ObjectGraph", "ObjectGraphMacros"]),
 
         // The conformance kit every backend runs.
         .target(name: "StoreConformance", dependencies: ["StoreCore"]),
@@ -153,6 +176,11 @@ let package = Package(
             plugins: [.plugin(name: "ConformanceKitTests")]
         ),
         .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "SQLiteStore", "LMDBStore", "StoreConformance"], plugins: [.plugin(name: "ConformanceKitTests")]),
+        .testTarget(name: "ObjectGraphMacrosTests", dependencies: [
+            "ObjectGraphMacros", .product(name: "MacroTesting", package: "swift-macro-testing"),
+        ]),
+        // One model declaration run on the object graph over SQLiteStore and LMDBStore.
+        .testTarget(name: "ObjectGraphModelsTests", dependencies: ["ObjectGraphModels", "SQLiteStore", "LMDBStore", "StoreConformance"]),
         // The kit's self-test, and the kit from XCTest (one XCTest method per case, over SQLiteStore).
         .testTarget(name: "StoreConformanceTests", dependencies: ["StoreConformance", "SQLiteStore"],
                     plugins: [.plugin(name: "ConformanceKitXCTests")]),

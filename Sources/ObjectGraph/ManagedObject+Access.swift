@@ -6,16 +6,20 @@ import StoreCore
 extension ManagedObject {
     /// Internal: sets loaded values; they are also the saved state.
     func load(_ stored: [Value]) {
+        let replaced = values != nil && model != nil && values != stored
         values = stored
         committed = stored
         changedOrdinals = []
+        if replaced { model?.persistentValuesDidChange() }
     }
 
     /// Internal: drops loaded attributes and relationships; they reload on next touch.
     func turnIntoFault() {
+        let wasLoaded = values != nil
         values = nil
         committed = nil
         slots = nil
+        if wasLoaded { model?.persistentValuesDidChange() }
     }
 
     func usableContext() throws -> ObjectContext {
@@ -25,8 +29,12 @@ extension ManagedObject {
 
     /// The value of an attribute, loading the object if it is a fault.
     public func value(_ name: String) throws -> Value {
+        try value(ordinal: try entity.requireOrdinal(of: name))
+    }
+
+    /// Internal: the value of the attribute at `ordinal`, loading a fault.
+    func value(ordinal i: Int) throws -> Value {
         let context = try usableContext()
-        let i = try entity.requireOrdinal(of: name)
         try context.fire(self)
         return values![i]
     }
@@ -51,14 +59,18 @@ extension ManagedObject {
     /// Sets an attribute. The type is checked at once (`invalidValue`); a missing required
     /// value is reported by `save()`. The primary key cannot change.
     public func set(_ name: String, _ newValue: Value) throws {
+        try set(ordinal: try entity.requireOrdinal(of: name), newValue)
+    }
+
+    /// Internal: sets the attribute at `ordinal` (see `set(_:_:)`).
+    func set(ordinal i: Int, _ newValue: Value) throws {
         let context = try usableContext()
         try context.checkEditable(self)
-        let i = try entity.requireOrdinal(of: name)
         let v = newValue.isNull ? Value.null : try entity.checkedValue(newValue, forOrdinal: i)
         try context.fire(self)
         if i == entity.primaryKeyOrdinal {
             if v == values![i] { return }
-            throw StoreError(.invalidValue, "\(entity.name).\(name) is the primary key and cannot change; insert a new object instead")
+            throw StoreError(.invalidValue, "\(entity.name).\(entity.attributes[i].name) is the primary key and cannot change; insert a new object instead")
         }
         if values![i] == v { return }
         values![i] = v

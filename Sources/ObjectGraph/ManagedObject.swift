@@ -37,6 +37,8 @@ public final class ManagedObject {
     var slots: [RelationshipSlot]?
     /// Deleted before it was ever saved: the save checks its deny rules and writes nothing.
     var neverStored = false
+    /// The declared model (`@Model`) bound to this object, told when a reload replaces the values.
+    weak var model: (any PersistentModel)?
 
     init(_ id: ObjectID, context: ObjectContext, state: State, values: [Value]?) {
         objectID = id

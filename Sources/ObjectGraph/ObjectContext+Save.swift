@@ -21,6 +21,7 @@ extension ObjectContext {
     /// by `mergePolicy`: by default the save throws `conflict` naming it (`MergeConflict`).
     public func save() throws {
         if let poison { throw poison }
+        try throwRecordedAccessErrors()
         try mergeIfAutomatic()
         guard hasChanges else { return }
         var plan = try SavePlan(self)

@@ -59,6 +59,9 @@ public final class ObjectContext {
     /// For a context bound to a store transaction: set when the transaction ends. Its objects
     /// (which keep the context alive) then refuse every access.
     var transactionEnded = false
+    /// Errors declared models' non-throwing accessors recorded: the first, and how many;
+    /// thrown by the next `save()` (see ObjectContext+ModelInsert.swift).
+    var accessErrors: (first: StoreError, count: Int)?
 
     init(graph: ObjectGraph, binding: StoreBinding, mergePolicy: MergePolicy) {
         self.graph = graph

@@ -1,0 +1,74 @@
+import StoreCore
+
+/// Where a declared model keeps its managed object (nil while unmanaged) and the last error
+/// an access recorded. One per model instance; written by the `@Model` macro.
+public final class ModelBacking {
+    /// The managed object, once inserted or fetched.
+    public internal(set) var object: ManagedObject?
+    var layout: ModelLayout?
+    /// The object's context, held so that a model keeps its context alive (as Realm and
+    /// SwiftData objects do) where a managed object alone does not.
+    var context: ObjectContext?
+    /// The last error an access recorded.
+    public internal(set) var lastError: StoreError?
+
+    /// An unmanaged model's backing.
+    public init() {}
+
+    init(_ object: ManagedObject, _ layout: ModelLayout) {
+        bind(object, layout)
+    }
+
+    /// Binds an unmanaged model's backing to its new object.
+    func bind(_ object: ManagedObject, _ layout: ModelLayout) {
+        self.object = object
+        self.layout = layout
+        context = object.context
+    }
+
+    /// The value a property's cache holds before it is read (written by the macro).
+    public static func placeholder<T: PersistentValue>() -> T { T.placeholder }
+    public static func placeholder<D: PersistentModel>() -> D? { nil }
+    public static func placeholder<D: PersistentModel>() -> [D] { [] }
+
+    /// Records an access error on the model and, when it has one, its context (whose next
+    /// `save()` throws it).
+    func record(_ error: any Error) {
+        let e = error as? StoreError ?? StoreError(.io, "\(error)")
+        lastError = e
+        object?.context?.recordAccessError(e)
+    }
+
+    /// The managed object and its layout, with a live context; nil while unmanaged.
+    func bound() throws -> (ManagedObject, ModelLayout, ObjectContext)? {
+        guard let object, let layout else { return nil }
+        return (object, layout, try object.usableContext())
+    }
+}
+
+// MARK: - Attributes
+
+extension ModelBacking {
+    /// An attribute's value: the managed object's, or (unmanaged, or after an error) `cache`.
+    public func get<T: PersistentValue>(_ index: Int, cache: inout T) -> T {
+        guard let object, let layout else { return cache }
+        do {
+            let v = try object.value(ordinal: layout.slots[index])
+            guard let t = T(storeValue: v) else {
+                throw StoreError(.invalidValue, "\(object.objectID).\(layout.entity.attributes[layout.slots[index]].name) holds \(v), not a \(T.self)")
+            }
+            cache = t
+            return t
+        } catch {
+            record(error)
+            return cache
+        }
+    }
+
+    /// Sets an attribute: `cache`, and the managed object's value when managed.
+    public func set<T: PersistentValue>(_ index: Int, _ newValue: T, cache: inout T) {
+        cache = newValue
+        guard let object, let layout else { return }
+        do { try object.set(ordinal: layout.slots[index], newValue.storeValue) } catch { record(error) }
+    }
+}

@@ -1,0 +1,398 @@
+import MacroTesting
+import ObjectGraphMacros
+import Testing
+
+/// What `@Model` writes for a declaration, and what it refuses (expansions recorded with
+/// swift-macro-testing's `assertMacro`).
+@Suite(.macros(
+    ["Model": ModelMacro.self, "_PersistedProperty": PersistedPropertyMacro.self, "Attribute": MarkerMacro.self,
+     "Relationship": MarkerMacro.self, "Transient": MarkerMacro.self]
+))
+struct ModelMacroTests {
+    @Test func aModelExpands() {
+        assertMacro {
+            """
+            @Model final class User {
+                var id: Int64
+                @Attribute(.unique) var username: String
+                var bio: String? = nil
+                var age: Int = 0
+                @Relationship(inverse: \\Post.author, deleteRule: .cascade) var posts: [Post] = []
+                @Transient var scratch = 0
+                var display: String { username }
+                init(id: Int64, username: String) {
+                    self.id = id
+                    self.username = username
+                }
+            }
+            """
+        } expansion: {
+            #"""
+            final class User {
+                var id: Int64 {
+                    @storageRestrictions(initializes: _id)
+                    init(initialValue) {
+                        _id = initialValue
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.id)
+                        return persistentBacking.get(0, cache: &_id)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.id) {
+                            persistentBacking.set(0, newValue, cache: &_id)
+                        }
+                    }
+                }
+
+                private var _id: Int64
+                var username: String {
+                    @storageRestrictions(initializes: _username)
+                    init(initialValue) {
+                        _username = initialValue
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.username)
+                        return persistentBacking.get(1, cache: &_username)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.username) {
+                            persistentBacking.set(1, newValue, cache: &_username)
+                        }
+                    }
+                }
+
+                private var _username: String
+                var bio: String? {
+                    @storageRestrictions(initializes: _bio)
+                    init(initialValue) {
+                        _bio = initialValue
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.bio)
+                        return persistentBacking.get(2, cache: &_bio)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.bio) {
+                            persistentBacking.set(2, newValue, cache: &_bio)
+                        }
+                    }
+                }
+
+                private var _bio: String?
+                var age: Int {
+                    @storageRestrictions(initializes: _age)
+                    init(initialValue) {
+                        _age = initialValue
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.age)
+                        return persistentBacking.get(3, cache: &_age)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.age) {
+                            persistentBacking.set(3, newValue, cache: &_age)
+                        }
+                    }
+                }
+
+                private var _age: Int
+                var posts: [Post] {
+                    @storageRestrictions(initializes: _posts)
+                    init(initialValue) {
+                        _posts = initialValue
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.posts)
+                        return persistentBacking.get(4, cache: &_posts)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.posts) {
+                            persistentBacking.set(4, newValue, cache: &_posts)
+                        }
+                    }
+                }
+
+                private var _posts: [Post]
+                var scratch = 0
+                var display: String { username }
+                init(id: Int64, username: String) {
+                    self.id = id
+                    self.username = username
+                }
+
+                public private(set) var persistentBacking = ModelBacking()
+
+                private let _$observationRegistrar = Observation.ObservationRegistrar()
+
+                public static var entityName: String {
+                    "User"
+                }
+
+                public static var persistentProperties: [ModelProperty] {
+                    [
+                        .property("id", \User.id, storage: \User._id),
+                        .property("username", \User.username, storage: \User._username, options: [.unique]),
+                        .property("bio", \User.bio, storage: \User._bio),
+                        .property("age", \User.age, storage: \User._age, default: 0),
+                        .property("posts", \User.posts, storage: \User._posts, inverse: "author", deleteRule: .cascade),
+                    ]
+                }
+
+                public required init(backing: ModelBacking) {
+                    self.persistentBacking = backing
+                    self._id = ModelBacking.placeholder()
+                    self._username = ModelBacking.placeholder()
+                }
+
+                public func persistentValuesDidChange() {
+                    _$observationRegistrar.withMutation(of: self, keyPath: \.id) {
+                    }
+                    _$observationRegistrar.withMutation(of: self, keyPath: \.username) {
+                    }
+                    _$observationRegistrar.withMutation(of: self, keyPath: \.bio) {
+                    }
+                    _$observationRegistrar.withMutation(of: self, keyPath: \.age) {
+                    }
+                    _$observationRegistrar.withMutation(of: self, keyPath: \.posts) {
+                    }
+                }
+            }
+
+            extension User: PersistentModel, Observation.Observable {
+            }
+            """#
+        }
+    }
+
+    @Test func aPrimaryKeyAndEnumDefault() {
+        assertMacro {
+            """
+            @Model class Post {
+                @Attribute(.primaryKey) var key: UUID
+                var status: Status = .draft
+                var author: User?
+            }
+            """
+        } expansion: {
+            #"""
+            class Post {
+                var key: UUID {
+                    @storageRestrictions(initializes: _key)
+                    init(initialValue) {
+                        _key = initialValue
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.key)
+                        return persistentBacking.get(0, cache: &_key)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.key) {
+                            persistentBacking.set(0, newValue, cache: &_key)
+                        }
+                    }
+                }
+
+                private var _key: UUID
+                var status: Status {
+                    @storageRestrictions(initializes: _status)
+                    init(initialValue) {
+                        _status = initialValue
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.status)
+                        return persistentBacking.get(1, cache: &_status)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.status) {
+                            persistentBacking.set(1, newValue, cache: &_status)
+                        }
+                    }
+                }
+
+                private var _status: Status
+                var author: User? {
+                    @storageRestrictions(initializes: _author)
+                    init(initialValue) {
+                        _author = initialValue
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.author)
+                        return persistentBacking.get(2, cache: &_author)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.author) {
+                            persistentBacking.set(2, newValue, cache: &_author)
+                        }
+                    }
+                }
+
+                private var _author: User?
+
+                public private(set) var persistentBacking = ModelBacking()
+
+                private let _$observationRegistrar = Observation.ObservationRegistrar()
+
+                public static var entityName: String {
+                    "Post"
+                }
+
+                public static var persistentProperties: [ModelProperty] {
+                    [
+                        .property("key", \Post.key, storage: \Post._key, options: [.primaryKey]),
+                        .property("status", \Post.status, storage: \Post._status, default: .draft),
+                        .property("author", \Post.author, storage: \Post._author),
+                    ]
+                }
+
+                public required init(backing: ModelBacking) {
+                    self.persistentBacking = backing
+                    self._key = ModelBacking.placeholder()
+                    self._author = ModelBacking.placeholder()
+                }
+
+                public func persistentValuesDidChange() {
+                    _$observationRegistrar.withMutation(of: self, keyPath: \.key) {
+                    }
+                    _$observationRegistrar.withMutation(of: self, keyPath: \.status) {
+                    }
+                    _$observationRegistrar.withMutation(of: self, keyPath: \.author) {
+                    }
+                }
+            }
+
+            extension Post: PersistentModel, Observation.Observable {
+            }
+            """#
+        }
+    }
+
+    @Test func onlyClasses() {
+        assertMacro {
+            """
+            @Model struct User {
+                var id: Int64
+            }
+            """
+        } diagnostics: {
+            """
+            @Model struct User {
+            ┬─────
+            ╰─ 🛑 @Model applies to a class
+                var id: Int64
+            }
+            """
+        }
+    }
+
+    @Test func storedPropertiesNeedVarAndAType() {
+        assertMacro {
+            """
+            @Model final class User {
+                let id: Int64
+                var name = "x"
+                @Transient var cache: Int
+            }
+            """
+        } diagnostics: {
+            """
+            @Model final class User {
+            ┬─────
+            ╰─ 🛑 @Model needs a primary key: a property named id, or one marked @Attribute(.primaryKey)
+                let id: Int64
+                ┬──
+                ╰─ 🛑 @Model stores var properties only: make it a var, or mark it @Transient
+                var name = "x"
+                ┬─────────────
+                ╰─ 🛑 @Model needs the property's type written out (e.g. `var age: Int = 0`)
+                @Transient var cache: Int
+                ┬────────────────────────
+                ╰─ 🛑 a @Transient property needs an initial value
+            }
+            """
+        }
+    }
+
+    @Test func unsupportedTypesAreNamed() {
+        assertMacro {
+            """
+            @Model final class User {
+                var id: Int64
+                var scores: [String: Int] = [:]
+                var pair: (Int, Int)
+                var nested: [[Post]] = []
+            }
+            """
+        } diagnostics: {
+            """
+            @Model final class User {
+                var id: Int64
+                var scores: [String: Int] = [:]
+                            ┬────────────
+                            ╰─ 🛑 type cannot be stored: use Int, Int64, Int32, Double, Float, Bool, String, Date, UUID, Data, [UInt8], a PersistentEnum, an optional of these, a model (to-one, optional) or an array of models (to-many)
+                var pair: (Int, Int)
+                          ┬─────────
+                          ╰─ 🛑 type cannot be stored: use Int, Int64, Int32, Double, Float, Bool, String, Date, UUID, Data, [UInt8], a PersistentEnum, an optional of these, a model (to-one, optional) or an array of models (to-many)
+                var nested: [[Post]] = []
+                            ┬───────
+                            ╰─ 🛑 type cannot be stored: use Int, Int64, Int32, Double, Float, Bool, String, Date, UUID, Data, [UInt8], a PersistentEnum, an optional of these, a model (to-one, optional) or an array of models (to-many)
+            }
+            """
+        }
+    }
+
+    @Test func aPrimaryKeyIsRequiredAndUnique() {
+        assertMacro {
+            """
+            @Model final class Note {
+                var text: String
+            }
+            """
+        } diagnostics: {
+            """
+            @Model final class Note {
+            ┬─────
+            ╰─ 🛑 @Model needs a primary key: a property named id, or one marked @Attribute(.primaryKey)
+                var text: String
+            }
+            """
+        }
+        assertMacro {
+            """
+            @Model final class Note {
+                @Attribute(.primaryKey) var a: Int64
+                @Attribute(.primaryKey) var b: Int64
+            }
+            """
+        } diagnostics: {
+            """
+            @Model final class Note {
+                @Attribute(.primaryKey) var a: Int64
+                @Attribute(.primaryKey) var b: Int64
+                ┬───────────────────────────────────
+                ╰─ 🛑 @Model allows one @Attribute(.primaryKey)
+            }
+            """
+        }
+    }
+
+    @Test func anInverseIsAKeyPath() {
+        assertMacro {
+            """
+            @Model final class User {
+                var id: Int64
+                @Relationship(inverse: "author") var posts: [Post] = []
+            }
+            """
+        } diagnostics: {
+            #"""
+            @Model final class User {
+                var id: Int64
+                @Relationship(inverse: "author") var posts: [Post] = []
+                                       ┬───────
+                                       ╰─ 🛑 inverse: takes a key path to the other side's property, e.g. \Post.author
+            }
+            """#
+        }
+    }
+}
