@@ -56,6 +56,9 @@ public final class ObjectContext {
     var nextObserverID = 0
     /// Set while observers run, so re-running their queries does not merge again.
     var isNotifying = false
+    /// The serial queue of a queue-bound context (`ObjectGraph.newBackgroundContext`); nil for
+    /// a thread-confined one.
+    var queue: ContextQueue?
 
     init(graph: ObjectGraph, binding: StoreBinding, mergePolicy: MergePolicy) {
         self.graph = graph

@@ -33,23 +33,41 @@ public struct SavedChanges: Sendable {
 /// Internal: saved changes of other contexts, waiting to be merged. Filled from any thread;
 /// the context's own thread may block until something arrives (`wait`).
 final class ContextInbox: @unchecked Sendable {
-    // @unchecked: `pending` is only touched with `condition` locked.
+    // @unchecked: `pending`, `postedAt` and `onPost` are only touched with `condition` locked.
     private var pending: [SavedChanges] = []
+    /// When each pending batch was posted (right after its commit): push latency starts here.
+    private var postedAt: [ContinuousClock.Instant] = []
     private let condition = NSCondition()
+    /// Called after each post, on the posting thread: a queue-bound context schedules its merge.
+    private var onPost: (@Sendable () -> Void)?
 
     func post(_ c: SavedChanges) {
         condition.lock()
         pending.append(c)
+        postedAt.append(.now)
+        let hook = onPost
         condition.signal()
+        condition.unlock()
+        hook?()
+    }
+
+    /// Sets what runs after each post (see `onPost`).
+    func whenPosted(_ hook: @escaping @Sendable () -> Void) {
+        condition.lock()
+        onPost = hook
         condition.unlock()
     }
 
-    func drain() -> [SavedChanges] {
+    func drain() -> [SavedChanges] { drainTimed().changes }
+
+    /// Takes the pending batches and the time the first of them was posted.
+    func drainTimed() -> (changes: [SavedChanges], postedAt: ContinuousClock.Instant?) {
         condition.lock()
         defer { condition.unlock() }
-        let p = pending
+        let taken = (pending, postedAt.first)
         pending = []
-        return p
+        postedAt = []
+        return taken
     }
 
     /// Blocks until changes are waiting or `deadline` passes; true when some are waiting.
