@@ -67,6 +67,7 @@ extension ObjectContext {
         guard batchSize > 0 else {
             throw StoreError(.invalidValue, "batchSize must be positive, not \(batchSize) (fetch of \(query.entity))")
         }
+        try checkOnOwnQueue("fetch(\(query.entity), batchSize:)")
         try mergeIfAutomatic()
         if mayHaveUnsavedWork {
             return LazyResults(context: self, objectIDs: try fetch(query).map(\.objectID), batchSize: batchSize)

@@ -69,6 +69,7 @@ extension ObjectContext {
     /// queue-bound context (`ObjectGraph.newBackgroundContext`), on its queue, pushed after
     /// each save elsewhere without a call to `mergeChanges()`.
     public func observe(_ query: Query, _ handler: @escaping (ResultsChange) -> Void) throws -> ObservationToken {
+        try checkOnOwnQueue("observe(\(query.entity))")
         let objects = try fetch(query)
         let id = nextObserverID
         nextObserverID += 1
@@ -80,6 +81,7 @@ extension ObjectContext {
     /// Observes one object: `handler` gets the names of changed keys after each save or merge
     /// that changed it, or `.deleted` once.
     public func observe(_ object: ManagedObject, _ handler: @escaping (ObjectChange) -> Void) throws -> ObservationToken {
+        try checkOnOwnQueue("observe(\(object.objectID))")
         try checkOwned(object)
         let id = nextObserverID
         nextObserverID += 1

@@ -29,6 +29,13 @@ extension ObjectContext {
         return try queue.sync { try body(self) }
     }
 
+    /// Internal: refuses `call` off the queue of a queue-bound context (`invalidValue`).
+    func checkOnOwnQueue(_ call: String) throws {
+        if let queue, !queue.isCurrent {
+            throw StoreError(.invalidValue, "\(call) on a queue-bound context runs on its queue: call it inside perform or performAndWait")
+        }
+    }
+
     /// Internal: on the queue, merges the pending saves and tells the observers, recording
     /// the push latency.
     func deliverPush() {

@@ -132,6 +132,15 @@ struct PushObservationTests {
         _ = token
     }
 
+    @Test func observingOffTheQueueIsRefused() throws {
+        let f = try EngineGraph("sqlite")
+        let viewer = f.graph.newBackgroundContext()
+        expectCategory(.invalidValue) { _ = try viewer.observe(Self.tags) { _ in } }
+        expectCategory(.invalidValue) { _ = try viewer.updates(for: Self.tags) }
+        expectCategory(.invalidValue) { _ = try viewer.fetch(Self.tags, batchSize: 2) }
+        #expect(try viewer.performAndWait { try $0.fetch(Self.tags, batchSize: 2).count } == 4)
+    }
+
     @Test func threadConfinedContextsStillWaitForAMerge() throws {
         let f = try EngineGraph("sqlite")
         let viewer = f.graph.newContext()
