@@ -56,8 +56,15 @@ public final class FetchedResultsController {
     /// `.update` after each change (on a queue-bound context, call this on its queue).
     public func performFetch(_ handler: @escaping (SectionedResultsChange) -> Void = { _ in }) throws {
         token?.cancel()
-        token = try context.observe(query) { [weak self] change in
-            guard let self else { return }
+        token = nil
+        token = try observe(handler, retainingSelf: false)
+    }
+
+    /// Internal: observes the query, grouping each result into sections for `handler`.
+    func observe(_ handler: @escaping (SectionedResultsChange) -> Void, retainingSelf: Bool) throws -> ObservationToken {
+        let retained = retainingSelf ? self : nil
+        return try context.observe(query) { [weak self] change in
+            guard let self = self ?? retained else { return }
             switch change {
             case .initial(let objects): self.receive(objects, change: nil, handler)
             case .update(let objects, let flat): self.receive(objects, change: flat, handler)
@@ -90,7 +97,7 @@ public final class FetchedResultsController {
         sections = grouped
         guard let flat else { return handler(.initial(grouped)) }
         let modified = Set(flat.modificationsInNew.map { objects[$0].objectID })
-        let change = SectionedChange.between(old: old.map(\.outline), new: grouped.map(\.outline)) { modified.contains($0) }
+        let change = SectionedChange.between(old: old.map(\.outlineValue), new: grouped.map(\.outlineValue)) { modified.contains($0) }
         if !change.isEmpty { handler(.update(grouped, change)) }
     }
 
@@ -111,9 +118,4 @@ public final class FetchedResultsController {
         if let name { out.append(ResultsSection(name: name, objects: run)) }
         return out
     }
-}
-
-extension ResultsSection {
-    /// The section's name and object IDs.
-    var outline: (name: Value, ids: [ObjectID]) { (name, objects.map(\.objectID)) }
 }

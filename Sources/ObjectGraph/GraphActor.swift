@@ -39,7 +39,6 @@ public final class GraphExecutor: @unchecked Sendable {
     public init(graph: ObjectGraph, mergePolicy: MergePolicy? = nil, delivery: PushDelivery = .eachSave,
                 latency: PushLatencyProbe? = nil) {
         self.graph = graph
-        context = graph.newBackgroundContext(mergePolicy: mergePolicy, delivery: delivery, latency: latency)
-        queue = context.queue!
+        (context, queue) = graph.queueBoundContext(mergePolicy: mergePolicy, delivery: delivery, latency: latency)
     }
 }

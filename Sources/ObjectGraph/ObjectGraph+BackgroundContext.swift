@@ -17,12 +17,18 @@ extension ObjectGraph {
     ///   - latency: records each delivery's commit-to-observers latency.
     public func newBackgroundContext(mergePolicy: MergePolicy? = nil, delivery: PushDelivery = .eachSave,
                                      latency: PushLatencyProbe? = nil) -> ObjectContext {
+        queueBoundContext(mergePolicy: mergePolicy, delivery: delivery, latency: latency).context
+    }
+
+    /// Internal: a new queue-bound context and its queue.
+    func queueBoundContext(mergePolicy: MergePolicy?, delivery: PushDelivery,
+                           latency: PushLatencyProbe?) -> (context: ObjectContext, queue: ContextQueue) {
         let context = mergePolicy.map { newContext(mergePolicy: $0) } ?? newContext()
         let queue = ContextQueue(label: "ObjectGraph.context", delivery: delivery, latency: latency)
         queue.context = context
         context.queue = queue
         context.inbox.whenPosted { queue.schedule() }
         queue.schedule()   // saves posted between registration and the hook
-        return context
+        return (context, queue)
     }
 }

@@ -22,8 +22,7 @@ public struct SectionedChange: Sendable, Hashable {
     public var isEmpty: Bool { deletedSections.isEmpty && insertedSections.isEmpty && rows.isEmpty }
 
     /// The change between two groupings (section names with their object IDs, in order).
-    static func between(old: [(name: Value, ids: [ObjectID])], new: [(name: Value, ids: [ObjectID])],
-                        isModified: (ObjectID) -> Bool) -> SectionedChange {
+    static func between(old: [SectionOutline], new: [SectionOutline], isModified: (ObjectID) -> Bool) -> SectionedChange {
         let sections = CollectionChange.between(old: old.map(\.name), new: new.map(\.name)) { _ in false }
         var change = SectionedChange(deletedSections: sections.deletions, insertedSections: sections.insertions)
         var newIndex: [Value: Int] = [:]
@@ -31,7 +30,7 @@ public struct SectionedChange: Sendable, Hashable {
         let deleted = Set(sections.deletions)
         for (i, s) in old.enumerated() where !deleted.contains(i) {
             guard let j = newIndex[s.name] else { continue }
-            let rows = CollectionChange.between(old: s.ids, new: new[j].ids, isModified: isModified)
+            let rows = CollectionChange.between(old: s.objectIDs, new: new[j].objectIDs, isModified: isModified)
             if !rows.isEmpty { change.rows.append(SectionRowsChange(oldSection: i, newSection: j, change: rows)) }
         }
         return change

@@ -72,6 +72,28 @@ struct SectionedResultsTests {
         }
     }
 
+    /// The controller lives as long as its sequence; updates carry section names and IDs.
+    @Test(arguments: graphEngines)
+    func sectionedUpdatesAsAnAsyncSequence(_ engine: String) async throws {
+        let f = try EngineGraph(engine, seeded: false)
+        try f.graph.write { tx in for u in [try f.user(1, "amy", group: "A"), try f.user(3, "cat", group: "C")] { try tx.insert(u) } }
+        let context = f.graph.newBackgroundContext()
+        let updates = try context.performAndWait { c in
+            try FetchedResultsController(c, query: Query("User", sort: [.asc("username")]), sectionKey: "displayName").updates()
+        }
+        let box = Mailbox<SectionedUpdate>()
+        let reader = Task { for try await u in updates { box.put(u) } }
+        try #require(await box.arrived(1))
+        #expect(box.all[0].sections.map(\.name) == ["A", "C"] && box.all[0].change == nil)
+        try f.graph.write { try $0.insert(try f.user(2, "ben", group: "B")) }
+        try #require(await box.arrived(2))
+        #expect(box.all[1].sections.map { $0.objectIDs.map(\.key) } == [[1], [2], [3]])
+        #expect(box.all[1].change == SectionedChange(insertedSections: [1]))
+        #expect(box.all[1].committedAt != nil)
+        reader.cancel()
+        try await reader.value
+    }
+
     @Test func aSectionKeyMustBeAnAttribute() throws {
         let f = try EngineGraph("sqlite")
         let context = f.graph.newContext()
