@@ -36,22 +36,18 @@ extension ObjectContext {
         }
     }
 
-    /// Internal: on the queue, merges the pending saves and tells the observers, recording
-    /// the push latency.
+    /// Internal: on the queue, merges the pending saves (`mergeChanges`, which tells the
+    /// observers) and records the push latency.
     func deliverPush() {
-        let (batches, postedAt) = inbox.drainTimed()
-        guard !batches.isEmpty else { return }
-        var all = SavedChanges()
-        for c in batches { all.merge(c) }
+        guard let postedAt = inbox.oldestPost else { return }
         queue?.currentCommit = postedAt
         defer { queue?.currentCommit = nil }
         do {
-            try apply(all)
+            try mergeChanges()
         } catch {
             for (_, o) in resultsObservers.sorted(by: { $0.key < $1.key }) { o.handler(.error(error)) }
         }
-        notifyObservers(all)
-        if let postedAt, let probe = queue?.latency { probe.record(.now - postedAt) }
+        queue?.latency?.record(.now - postedAt)
     }
 }
 

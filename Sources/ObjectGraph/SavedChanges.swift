@@ -33,18 +33,18 @@ public struct SavedChanges: Sendable {
 /// Internal: saved changes of other contexts, waiting to be merged. Filled from any thread;
 /// the context's own thread may block until something arrives (`wait`).
 final class ContextInbox: @unchecked Sendable {
-    // @unchecked: `pending`, `postedAt` and `onPost` are only touched with `condition` locked.
+    // @unchecked: `pending`, `firstPost` and `onPost` are only touched with `condition` locked.
     private var pending: [SavedChanges] = []
-    /// When each pending batch was posted (right after its commit): push latency starts here.
-    private var postedAt: [ContinuousClock.Instant] = []
+    /// When the oldest pending batch was posted (right after its commit): push latency starts here.
+    private var firstPost: ContinuousClock.Instant?
     private let condition = NSCondition()
     /// Called after each post, on the posting thread: a queue-bound context schedules its merge.
     private var onPost: (@Sendable () -> Void)?
 
     func post(_ c: SavedChanges) {
         condition.lock()
+        if pending.isEmpty { firstPost = .now }
         pending.append(c)
-        postedAt.append(.now)
         let hook = onPost
         condition.signal()
         condition.unlock()
@@ -58,16 +58,20 @@ final class ContextInbox: @unchecked Sendable {
         condition.unlock()
     }
 
-    func drain() -> [SavedChanges] { drainTimed().changes }
-
-    /// Takes the pending batches and the time the first of them was posted.
-    func drainTimed() -> (changes: [SavedChanges], postedAt: ContinuousClock.Instant?) {
+    func drain() -> [SavedChanges] {
         condition.lock()
         defer { condition.unlock() }
-        let taken = (pending, postedAt.first)
+        let p = pending
         pending = []
-        postedAt = []
-        return taken
+        firstPost = nil
+        return p
+    }
+
+    /// When the oldest pending batch was posted; nil when none is pending.
+    var oldestPost: ContinuousClock.Instant? {
+        condition.lock()
+        defer { condition.unlock() }
+        return firstPost
     }
 
     /// Blocks until changes are waiting or `deadline` passes; true when some are waiting.
