@@ -28,9 +28,16 @@ public final class ObservationToken {
         self.id = id
     }
 
+    /// Stops the observation. On a queue-bound context it may be called from any thread: it
+    /// waits for a delivery under way, and none comes after it returns.
     public func cancel() {
-        context?.resultsObservers[id] = nil
-        context?.objectObservers[id] = nil
+        guard let context else { return }
+        let id = self.id
+        let remove = {
+            context.resultsObservers[id] = nil
+            context.objectObservers[id] = nil
+        }
+        if let queue = context.queue { queue.sync(remove) } else { remove() }
     }
 
     deinit { cancel() }
@@ -58,8 +65,11 @@ extension ObjectContext {
     /// }
     /// ```
     ///
-    /// Handlers run on the context's thread, inside the call that saved or merged.
+    /// Handlers run on the context's thread, inside the call that saved or merged; on a
+    /// queue-bound context (`ObjectGraph.newBackgroundContext`), on its queue, pushed after
+    /// each save elsewhere without a call to `mergeChanges()`.
     public func observe(_ query: Query, _ handler: @escaping (ResultsChange) -> Void) throws -> ObservationToken {
+        try checkOnOwnQueue("observe(\(query.entity))")
         let objects = try fetch(query)
         let id = nextObserverID
         nextObserverID += 1
@@ -71,6 +81,7 @@ extension ObjectContext {
     /// Observes one object: `handler` gets the names of changed keys after each save or merge
     /// that changed it, or `.deleted` once.
     public func observe(_ object: ManagedObject, _ handler: @escaping (ObjectChange) -> Void) throws -> ObservationToken {
+        try checkOnOwnQueue("observe(\(object.objectID))")
         try checkOwned(object)
         let id = nextObserverID
         nextObserverID += 1

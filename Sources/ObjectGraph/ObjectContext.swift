@@ -20,6 +20,9 @@ import StoreCore
 ///
 /// Threading: a context and its objects belong to one thread at a time (they are not
 /// `Sendable`). Use one context per thread and pass `ObjectID`s between them.
+/// A queue-bound context (`ObjectGraph.newBackgroundContext`, or a `GraphActor`'s) owns a
+/// serial queue instead: use it through `perform`/`performAndWait`; its observers are pushed
+/// other contexts' saves on that queue.
 public final class ObjectContext {
     public let graph: ObjectGraph
     /// How merged changes from other contexts meet unsaved edits of the same attribute.
@@ -62,6 +65,9 @@ public final class ObjectContext {
     /// Errors declared models' non-throwing accessors recorded: the first, and how many;
     /// thrown by the next `save()` (see ObjectContext+ModelInsert.swift).
     var accessErrors: (first: StoreError, count: Int)?
+    /// The serial queue of a queue-bound context (`ObjectGraph.newBackgroundContext`); nil for
+    /// a thread-confined one.
+    var queue: ContextQueue?
 
     init(graph: ObjectGraph, binding: StoreBinding, mergePolicy: MergePolicy) {
         self.graph = graph

@@ -33,14 +33,28 @@ public struct SavedChanges: Sendable {
 /// Internal: saved changes of other contexts, waiting to be merged. Filled from any thread;
 /// the context's own thread may block until something arrives (`wait`).
 final class ContextInbox: @unchecked Sendable {
-    // @unchecked: `pending` is only touched with `condition` locked.
+    // @unchecked: `pending`, `firstPost` and `onPost` are only touched with `condition` locked.
     private var pending: [SavedChanges] = []
+    /// When the oldest pending batch was posted (right after its commit): push latency starts here.
+    private var firstPost: ContinuousClock.Instant?
     private let condition = NSCondition()
+    /// Called after each post, on the posting thread: a queue-bound context schedules its merge.
+    private var onPost: (@Sendable () -> Void)?
 
     func post(_ c: SavedChanges) {
         condition.lock()
+        if pending.isEmpty { firstPost = .now }
         pending.append(c)
+        let hook = onPost
         condition.signal()
+        condition.unlock()
+        hook?()
+    }
+
+    /// Sets what runs after each post (see `onPost`).
+    func whenPosted(_ hook: @escaping @Sendable () -> Void) {
+        condition.lock()
+        onPost = hook
         condition.unlock()
     }
 
@@ -49,7 +63,15 @@ final class ContextInbox: @unchecked Sendable {
         defer { condition.unlock() }
         let p = pending
         pending = []
+        firstPost = nil
         return p
+    }
+
+    /// When the oldest pending batch was posted; nil when none is pending.
+    var oldestPost: ContinuousClock.Instant? {
+        condition.lock()
+        defer { condition.unlock() }
+        return firstPost
     }
 
     /// Blocks until changes are waiting or `deadline` passes; true when some are waiting.

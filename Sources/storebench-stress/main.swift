@@ -1,6 +1,7 @@
 // A concurrency stress run for ThreadSanitizer (`make test-tsan`): reader threads beside a
 // writer on SQLiteStore and on LMDBStore (whose small map grows while the readers read), and
-// object-graph contexts saving and fetching on several threads. Every thread checks what it
+// object-graph contexts saving and fetching on several threads, and queue-bound contexts whose
+// observers are pushed those saves while other threads use them through `performAndWait`. Every thread checks what it
 // reads; the process exits 1 on a wrong answer, and ThreadSanitizer ends it on a data race.
 import Foundation
 import LMDBStore
@@ -98,6 +99,69 @@ func stressGraph(_ graph: ObjectGraph) throws {
     try graph.close()
 }
 
+/// A queue-bound context shared between threads (what its queue is for).
+struct SharedContext: @unchecked Sendable {
+    let context: ObjectContext
+}
+
+/// The latest user count an observer was told, written on a context's queue.
+final class LatestCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = -1
+    func set(_ n: Int) { lock.withLock { value = n } }
+    var current: Int { lock.withLock { value } }
+}
+
+/// Two queue-bound contexts (one coalescing) observe every user while threads save through
+/// `write` and through their own contexts, another thread inserts through `performAndWait`, and
+/// another observes and cancels from its own thread. Once the writers stop, each observer
+/// must be told the final count without any merge call.
+func stressPush(_ graph: ObjectGraph) throws {
+    let viewers = [graph.newBackgroundContext(), graph.newBackgroundContext(delivery: .coalescing(.milliseconds(2)))]
+    let latest = [LatestCount(), LatestCount()]
+    let tokens = try zip(viewers, latest).map { context, count in
+        try context.performAndWait { c in
+            try c.observe(Query("User")) { change in
+                switch change {
+                case .initial(let all), .update(let all, _): count.set(all.count)
+                case .error(let e): failures.note("push observer: \(e)")
+                }
+            }
+        }
+    }
+    let shared = SharedContext(context: viewers[0])
+    let threads = onThreads(4, "push") { k, deadline in
+        var next = 2_000_000 * (k + 1)
+        let own = graph.newContext()
+        while Date() < deadline {
+            switch k {
+            case 0: try graph.write { tx in for i in next..<(next + 5) { try tx.insert(try user(i)) } }
+            case 1:
+                for i in next..<(next + 5) { _ = try own.insert(try user(i)) }
+                try own.save()
+            case 2:
+                try shared.context.performAndWait { c in
+                    for i in next..<(next + 5) { _ = try c.insert(try user(i)) }
+                    try c.save()
+                }
+            default:
+                let token = try shared.context.performAndWait { c in try c.observe(Query("User", limit: 3)) { _ in } }
+                token.cancel()
+            }
+            next += 5
+        }
+    }
+    join(threads)
+    let stored = try graph.read { try $0.count(Query("User")) }
+    let until = Date().addingTimeInterval(10)
+    while latest.contains(where: { $0.current != stored }) && Date() < until { usleep(1_000) }
+    for (i, count) in latest.enumerated() where count.current != stored {
+        failures.note("push observer \(i): told \(count.current) users, the store holds \(stored)")
+    }
+    tokens.forEach { $0.cancel() }
+    try graph.close()
+}
+
 let root = FileManager.default.temporaryDirectory.appendingPathComponent("storebench-stress-\(UUID().uuidString)")
 do {
     try stress(try SQLiteStore(directory: root.appendingPathComponent("sqlite"), schema: schema, options: StoreOptions(durability: .relaxed)), "sqlite")
@@ -108,6 +172,8 @@ do {
     if lmdb.mapGrowths == 0 { failures.note("lmdb: the map never grew; the run did not test growth under readers") }
     try stressGraph(ObjectGraph(store: try SQLiteStore(directory: root.appendingPathComponent("graph"), schema: schema,
                                                        options: StoreOptions(durability: .relaxed))))
+    try stressPush(ObjectGraph(store: try SQLiteStore(directory: root.appendingPathComponent("push"), schema: schema,
+                                                      options: StoreOptions(durability: .relaxed))))
 } catch {
     failures.note("setup: \(error)")
 }
