@@ -29,11 +29,7 @@ import Testing
 
     @Test(arguments: Engine.allCases)
     func settersWriteAndStringKeyedAccessStays(_ engine: Engine) throws {
-        let store = try ModelStore(engine)
-        let context = store.context()
-        let ann = Author(id: 1, username: "ann")
-        context.insert(ann)
-        try context.save()
+        let (store, context, ann) = try ModelStore.withAnn(engine)
         ann.bio = "hello"
         ann.age += 1
         #expect(ann.managedObject?.changedKeys == ["bio", "age"])
@@ -75,12 +71,9 @@ import Testing
 
     @Test(arguments: Engine.allCases)
     func inversesChangeBothWays(_ engine: Engine) throws {
-        let store = try ModelStore(engine)
-        let context = store.context()
-        let ann = Author(id: 1, username: "ann")
+        let (store, context, ann) = try ModelStore.withAnn(engine, saved: false)
         let first = Article(title: "first")
         let second = Article(title: "second")
-        context.insert(ann)
         context.insert(first)
         first.author = ann
         #expect(ann.articles.map(\.title) == ["first"])
