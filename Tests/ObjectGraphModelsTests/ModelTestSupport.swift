@@ -18,7 +18,7 @@ final class ModelStore {
 
     init(_ engine: Engine) throws {
         directory = try TemporaryDirectory("models-\(engine)")
-        let schema = try Schema(version: 1, Author.self, Article.self, Tag.self)
+        let schema = try Schema(version: 1, Author.self, Article.self, Tag.self, Sample.self)
         let options = StoreOptions(durability: .relaxed)
         let store: any Repository = switch engine {
         case .sqlite: try SQLiteStore(directory: directory.url, schema: schema, options: options)
