@@ -44,5 +44,6 @@ import Testing
         context.insert(ann)
         context.insert(post)
         #expect(changes({ _ = post.author }, after: { ann.articles = [post] }))
+        #expect(changes({ _ = ann.articles }, after: { post.author = nil }))
     }
 }
