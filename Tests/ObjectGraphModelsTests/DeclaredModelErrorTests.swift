@@ -4,22 +4,16 @@ import Testing
 
 /// Access does not throw: errors are recorded and thrown by the context's next save.
 @Suite struct DeclaredModelErrorTests {
-    @Test(arguments: Engine.allCases)
-    func aUniqueViolationSurfacesAtSave(_ engine: Engine) throws {
-        let store = try ModelStore(engine)
-        let context = store.context()
-        context.insert(Author(id: 1, username: "ann"))
-        context.insert(Author(id: 2, username: "ann"))
+    /// A second `ann` breaks the unique username (at the store); a second id 1 is refused
+    /// by the context's insert.
+    @Test(arguments: Engine.allCases, [(Int64(2), "ann"), (Int64(1), "bob")])
+    func aUniqueViolationOrDuplicateKeySurfacesAtSave(_ engine: Engine, _ key: (Int64, String)) throws {
+        let (store, context, _) = try ModelStore.withAnn(engine, saved: false)
+        defer { withExtendedLifetime(store) {} }
+        let second = Author(id: key.0, username: key.1)
+        context.insert(second)
         expectCategory(.conflict) { try context.save() }
-    }
-
-    @Test(arguments: Engine.allCases)
-    func aDuplicateInsertSurfacesAtSave(_ engine: Engine) throws {
-        let store = try ModelStore(engine)
-        let context = store.context()
-        context.insert(Author(id: 1, username: "ann"))
-        context.insert(Author(id: 1, username: "bob"))
-        expectCategory(.conflict) { try context.save() }
+        #expect(second.lastAccessError?.category == (second.id == 1 ? .conflict : nil))
     }
 
     @Test(arguments: Engine.allCases)
@@ -46,11 +40,8 @@ import Testing
 
     @Test(arguments: Engine.allCases)
     func writingTheKeyOrADeletedModelSurfacesAtSave(_ engine: Engine) throws {
-        let store = try ModelStore(engine)
-        let context = store.context()
-        let ann = Author(id: 1, username: "ann")
-        context.insert(ann)
-        try context.save()
+        let (store, context, ann) = try ModelStore.withAnn(engine)
+        defer { withExtendedLifetime(store) {} }
         ann.id = 2
         expectCategory(.invalidValue) { try context.save() }
         context.delete(ann)

@@ -29,11 +29,7 @@ import Testing
 
     @Test(arguments: Engine.allCases)
     func settersWriteAndStringKeyedAccessStays(_ engine: Engine) throws {
-        let store = try ModelStore(engine)
-        let context = store.context()
-        let ann = Author(id: 1, username: "ann")
-        context.insert(ann)
-        try context.save()
+        let (store, context, ann) = try ModelStore.withAnn(engine)
         ann.bio = "hello"
         ann.age += 1
         #expect(ann.managedObject?.changedKeys == ["bio", "age"])
@@ -75,12 +71,9 @@ import Testing
 
     @Test(arguments: Engine.allCases)
     func inversesChangeBothWays(_ engine: Engine) throws {
-        let store = try ModelStore(engine)
-        let context = store.context()
-        let ann = Author(id: 1, username: "ann")
+        let (store, context, ann) = try ModelStore.withAnn(engine, saved: false)
         let first = Article(title: "first")
         let second = Article(title: "second")
-        context.insert(ann)
         context.insert(first)
         first.author = ann
         #expect(ann.articles.map(\.title) == ["first"])
@@ -131,5 +124,35 @@ import Testing
         #expect(ann.isDeleted)
         try context.save()
         #expect(try store.context().count(Article.self) == 0)
+    }
+}
+
+/// Every supported Swift type is stored and read back as it was.
+@Suite struct DeclaredValueTests {
+    @Test(arguments: Engine.allCases)
+    func everySupportedTypeRoundTrips(_ engine: Engine) throws {
+        let store = try ModelStore(engine)
+        let context = store.context()
+        let ann = Author(id: 1, username: "ann")
+        ann.score = 2.5
+        ann.isActive = false
+        ann.joined = Date(timeIntervalSince1970: 1_700_000_000)
+        ann.avatar = Data([1, 2, 3])
+        let sample = Sample(id: 7)
+        sample.ratio = 0.25
+        sample.raw = [9, 8]
+        sample.small = -3
+        sample.token = UUID(uuid: (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16))
+        context.insert(ann)
+        context.insert(sample)
+        try context.save()
+
+        let other = store.context()
+        let a = try #require(try other.model(Author.self, id: 1))
+        #expect(a.score == 2.5 && !a.isActive && a.avatar == Data([1, 2, 3]))
+        #expect(a.joined == Date(timeIntervalSince1970: 1_700_000_000))
+        let s = try #require(try other.model(Sample.self, id: "7"))
+        #expect(s.ratio == 0.25 && s.raw == [9, 8] && s.small == -3 && s.token == sample.token)
+        #expect(s.note == nil)
     }
 }

@@ -26,11 +26,7 @@ import Testing
 
     @Test(arguments: Engine.allCases)
     func aReloadNotifies(_ engine: Engine) throws {
-        let store = try ModelStore(engine)
-        let context = store.context()
-        let ann = Author(id: 1, username: "ann")
-        context.insert(ann)
-        try context.save()
+        let (store, context, ann) = try ModelStore.withAnn(engine)
         let other = try #require(try store.context().model(Author.self, id: 1))
         #expect(try changes({ _ = ann.age }, after: {
             other.age = 9
@@ -48,5 +44,6 @@ import Testing
         context.insert(ann)
         context.insert(post)
         #expect(changes({ _ = post.author }, after: { ann.articles = [post] }))
+        #expect(changes({ _ = ann.articles }, after: { post.author = nil }))
     }
 }

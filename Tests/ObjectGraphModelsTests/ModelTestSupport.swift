@@ -18,7 +18,7 @@ final class ModelStore {
 
     init(_ engine: Engine) throws {
         directory = try TemporaryDirectory("models-\(engine)")
-        let schema = try Schema(version: 1, Author.self, Article.self, Tag.self)
+        let schema = try Schema(version: 1, Author.self, Article.self, Tag.self, Sample.self)
         let options = StoreOptions(durability: .relaxed)
         let store: any Repository = switch engine {
         case .sqlite: try SQLiteStore(directory: directory.url, schema: schema, options: options)
@@ -28,6 +28,16 @@ final class ModelStore {
     }
 
     func context() -> ObjectContext { graph.newContext() }
+
+    /// A new store and context holding the author ann (id 1), saved unless `saved` is false.
+    static func withAnn(_ engine: Engine, saved: Bool = true) throws -> (ModelStore, ObjectContext, Author) {
+        let store = try ModelStore(engine)
+        let context = store.context()
+        let ann = Author(id: 1, username: "ann")
+        context.insert(ann)
+        if saved { try context.save() }
+        return (store, context, ann)
+    }
 }
 
 /// Runs `body` and checks it throws a `StoreError` of category `c`.

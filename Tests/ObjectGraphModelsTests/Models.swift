@@ -53,3 +53,15 @@ enum Priority: Int, PersistentEnum {
     init(id: String) { self.id = id }
 }
 
+
+/// The remaining value types, and a String primary key.
+@Model final class Sample {
+    var id: String
+    var ratio: Float = 0
+    var raw: [UInt8] = []
+    var small: Int32 = 0
+    var token: UUID? = nil
+    var note: String? = nil
+
+    init(id: Int) { self.id = String(id) }
+}

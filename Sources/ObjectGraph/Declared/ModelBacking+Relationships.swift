@@ -39,7 +39,9 @@ extension ModelBacking {
             }
             let name = layout.entity.relationships[layout.slots[index]].name
             let target = try newValue.map { try context.managedObject(of: $0) }
+            let old = try object.relatedObject(name)
             try object.setRelated(name, to: target)
+            if old !== target { old?.model?.persistentValuesDidChange() }
             newValue?.persistentValuesDidChange()
         } catch {
             record(error)

@@ -14,7 +14,13 @@ extension ObjectContext {
     /// try context.save()
     /// ```
     public func insert<M: PersistentModel>(_ model: M) {
-        do { _ = try managedObject(of: model) } catch { recordAccessError(error as? StoreError ?? StoreError(.io, "\(error)")) }
+        do {
+            _ = try managedObject(of: model)
+        } catch {
+            let e = error as? StoreError ?? StoreError(.io, "\(error)")
+            model.persistentBacking.lastError = e
+            recordAccessError(e)
+        }
     }
 
     /// The models of a type matching a predicate, in order (unsaved changes count, as in

@@ -21,40 +21,34 @@ extension PersistentValue {
     public static var isOptional: Bool { false }
 }
 
-extension Int64: PersistentValue {
+/// Integers are stored as `int64`; a stored value out of the type's range does not fit.
+extension PersistentValue where Self: FixedWidthInteger {
     public static var attributeType: AttributeType { .int64 }
-    public static var placeholder: Int64 { 0 }
-    public init?(storeValue: Value) { guard let v = storeValue.int64Value else { return nil }; self = v }
-    public var storeValue: Value { .int64(self) }
-}
-
-extension Int: PersistentValue {
-    public static var attributeType: AttributeType { .int64 }
-    public static var placeholder: Int { 0 }
-    public init?(storeValue: Value) { guard let v = storeValue.int64Value.flatMap(Int.init(exactly:)) else { return nil }; self = v }
+    public static var placeholder: Self { 0 }
+    public init?(storeValue: Value) {
+        guard let v = storeValue.int64Value.flatMap(Self.init(exactly:)) else { return nil }
+        self = v
+    }
     public var storeValue: Value { .int64(Int64(self)) }
 }
 
-extension Int32: PersistentValue {
-    public static var attributeType: AttributeType { .int64 }
-    public static var placeholder: Int32 { 0 }
-    public init?(storeValue: Value) { guard let v = storeValue.int64Value.flatMap(Int32.init(exactly:)) else { return nil }; self = v }
-    public var storeValue: Value { .int64(Int64(self)) }
-}
+extension Int64: PersistentValue {}
+extension Int: PersistentValue {}
+extension Int32: PersistentValue {}
 
-extension Double: PersistentValue {
+/// Floating-point numbers are stored as `double`.
+extension PersistentValue where Self: BinaryFloatingPoint {
     public static var attributeType: AttributeType { .double }
-    public static var placeholder: Double { 0 }
-    public init?(storeValue: Value) { guard let v = storeValue.doubleValue else { return nil }; self = v }
-    public var storeValue: Value { .double(self) }
-}
-
-extension Float: PersistentValue {
-    public static var attributeType: AttributeType { .double }
-    public static var placeholder: Float { 0 }
-    public init?(storeValue: Value) { guard let v = storeValue.doubleValue else { return nil }; self = Float(v) }
+    public static var placeholder: Self { 0 }
+    public init?(storeValue: Value) {
+        guard let v = storeValue.doubleValue else { return nil }
+        self = Self(v)
+    }
     public var storeValue: Value { .double(Double(self)) }
 }
+
+extension Double: PersistentValue {}
+extension Float: PersistentValue {}
 
 extension Bool: PersistentValue {
     public static var attributeType: AttributeType { .bool }
