@@ -156,6 +156,16 @@ let package = Package(
             path: "Sources/storebench-stress"
         ),
 
+        // The seed tutorials' programs ported to declared models (Examples/Seeds): Realm's social app,
+        // Core Data's blog, their batch-write and memory comparisons. Tests/ExamplesTests runs each on
+        // the object graph over SQLite and over LMDB and checks what it prints.
+        .executableTarget(name: "seed-realm-social", dependencies: ["ObjectGraphModels", "SQLiteStore", "LMDBStore"],
+                          path: "Examples/Seeds/RealmSocial", exclude: ["expected.txt"]),
+        .executableTarget(name: "seed-coredata-blog", dependencies: ["ObjectGraphModels", "SQLiteStore", "LMDBStore"],
+                          path: "Examples/Seeds/CoreDataBlog", exclude: ["expected.txt"]),
+        .executableTarget(name: "seed-batch-memory", dependencies: ["ObjectGraphModels", "SQLiteStore", "LMDBStore"],
+                          path: "Examples/Seeds/BatchAndMemory", exclude: ["expected.txt"]),
+
         // The fuzz targets (predicate parser, record decoder, LMDB page walk) and the seed corpora's
         // writer; `storebench-fuzz` runs them under libFuzzer when built with STOREBENCH_FUZZ and
         // `-sanitize=fuzzer` (Tests/Fuzz/fuzz.sh), and replays inputs when built normally.
@@ -188,6 +198,8 @@ let package = Package(
         .testTarget(name: "StoreBenchTests", dependencies: [
             "StoreBench", "StoreBenchKit", "StoreBenchCLI", "StoreCore", "StoreConformance", "SQLiteStore", "LMDBStore", "GRDBStore", "ObjectGraph", "CSQLite",
         ], exclude: ["Fixtures"]),   // a results file (and its report) written by an older build
+        // Runs the seed ports (their binaries are built beside it) and counts their tokens.
+        .testTarget(name: "ExamplesTests", path: "Tests/ExamplesTests"),
         // Replays every kept fuzz input (Tests/Fuzz/<target>/seeds and regressions) without the sanitizer.
         .testTarget(name: "FuzzTests", dependencies: ["StoreFuzzing", "LMDBStore", "StoreCore"], path: "Tests/Fuzz",
                     exclude: ["predicate", "record", "pagewalk", "fuzz.sh"]),

@@ -39,6 +39,7 @@ extension ObjectContext {
             if o.changedOrdinals.isEmpty, o.state == .saved {
                 o.values = nil      // attributes only: its unsaved link changes stay
                 o.committed = nil
+                o.model?.persistentValuesDidChange()
                 continue
             }
             try reload(o, changedElsewhere: keys)
@@ -76,6 +77,7 @@ extension ObjectContext {
         }
         o.values = values
         o.committed = committed
+        o.model?.persistentValuesDidChange()
     }
 
     // MARK: - Refreshing

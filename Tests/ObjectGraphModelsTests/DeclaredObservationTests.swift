@@ -36,6 +36,18 @@ import Testing
         #expect(ann.age == 9)
     }
 
+    @Test(arguments: Engine.allCases)
+    func anotherContextsSaveNotifiesWhenMerged(_ engine: Engine) throws {
+        let (store, context, ann) = try ModelStore.withAnn(engine)
+        let other = try #require(try store.context().model(Author.self, id: 1))
+        #expect(try changes({ _ = ann.age }, after: {
+            other.age = 12
+            try #require(other.modelContext).save()
+            try context.mergeChanges()                  // no refresh: the merge tells the observers
+        }))
+        #expect(ann.age == 12)
+    }
+
     @Test func linkingNotifiesTheOtherSide() throws {
         let store = try ModelStore(.sqlite)
         let context = store.context()
