@@ -134,6 +134,10 @@ let package = Package(
             ]
         ),
 
+        // The object graph's programming models measured (store, string-keyed, declared `@Model`):
+        // a suite the storebench executable registers, so only it builds swift-syntax for the runner.
+        .target(name: "StoreBenchModels", dependencies: ["StoreBench", "StoreBenchKit", "ObjectGraphModels"]),
+
         // The command line as a library: the built-in backends registered, and an entry point
         // an outside package calls with its own backends (cells re-execute that package's binary).
         .target(
@@ -146,7 +150,7 @@ let package = Package(
         ),
 
         // The command-line tool: StoreBenchCLI with the built-in backends only.
-        .executableTarget(name: "storebench", dependencies: ["StoreBenchCLI"]),
+        .executableTarget(name: "storebench", dependencies: ["StoreBenchCLI", "StoreBenchModels"]),
 
         // Reader threads beside a writer, map growth, object-graph contexts on threads: run under
         // ThreadSanitizer by `make test-tsan`. Its own executable, so the sanitized build is small.
