@@ -86,6 +86,8 @@ enum CollectionCases {
         },
         seeded("mapValuesByKey") { ctx in
             try ctx.expectIDs("Note", "prices.small > 2", are: ids(2))
+            try ctx.expectIDs("Note", "prices['small'] > 2", are: ids(2))
+            try ctx.expectIDs("Note", "labels[%@] == 'L'", "size", are: ids(3))
             try ctx.expectIDs("Note", "prices.small == nil", are: ids(3, 4))
             try ctx.expectIDs("Note", "prices.small != 1.5", are: ids(2, 3, 4))
             try ctx.expectIDs("Note", "prices.large <= 3", are: ids(1, 4))
