@@ -22,6 +22,8 @@ enum CollectionCases {
             try expectStored([full, empty], ctx, "")
             try ctx.reopen()
             try expectStored([full, empty], ctx, " after reopening")
+            let report = try ctx.repository.verify()
+            try ctx.expect(report.isClean, "verify() on a store of lists and maps found: \(report.problems.prefix(3).map(\.description))")
         },
         ConformanceCase("collections", "listKeepsOrderAndDuplicates", requires: CollectionSchema.needs) { ctx in
             try CollectionSchema.open(ctx)
