@@ -216,6 +216,8 @@ enum Fault: String, CaseIterable, Sendable {
     case wrongElementsCoerced
     /// `list == v` is read as `ANY list == v` instead of refused.
     case listComparedWithoutAnyAccepted
+    /// `NONE` over an empty list is false (`EXISTS (… NOT …)` for `NOT EXISTS (…)`).
+    case noneOverEmptyListIsFalse
 }
 
 extension Fault {
@@ -314,6 +316,7 @@ extension Fault {
         case .mapMissingKeyFailsNotEqual: "collections.mapValuesByKey"
         case .wrongElementsCoerced: "collections.wrongElementTypesAreInvalidValue"
         case .listComparedWithoutAnyAccepted: "collections.listConditionsNeedAnyOrNone"
+        case .noneOverEmptyListIsFalse: "collections.randomQueriesMatchReference"
         }
     }
 }

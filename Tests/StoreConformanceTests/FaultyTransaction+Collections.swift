@@ -43,6 +43,8 @@ extension Fault {
             if case .notEqual(let v) = c.comparison, !v.isNull {
                 return .and([.condition(c), .condition(Condition(c.keyPath, .notEqual(.null)))])
             }
+        case .noneOverEmptyListIsFalse where kind == .list && single && c.quantifier == .none:
+            return .and([.condition(c), .condition(Condition(KeyPathExpression(c.keyPath.components, count: true), .greater(0)))])
         case .listComparedWithoutAnyAccepted where kind == .list && single && !c.keyPath.isCount && c.quantifier == .single:
             c.quantifier = .any
         default:

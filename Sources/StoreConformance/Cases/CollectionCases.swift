@@ -120,6 +120,27 @@ enum CollectionCases {
             }
             try ctx.expectEqual(try ctx.dump(), before, "the store after the refused writes")
         },
+        ConformanceCase("collections", "randomQueriesMatchReference", requires: CollectionSchema.needs) { ctx in
+            // Seeded random notes and predicates; each result must equal QueryEvaluator's over
+            // the backend's own full scan. STOREBENCH_KIT_SEED and STOREBENCH_KIT_QUERIES widen it.
+            let env = ProcessInfo.processInfo.environment
+            let seed = env["STOREBENCH_KIT_SEED"].flatMap { UInt64($0) } ?? 20_261_127
+            let n = env["STOREBENCH_KIT_QUERIES"].flatMap { Int($0) } ?? 200
+            try CollectionSchema.open(ctx)
+            var gen = CollectionQueryGenerator(seed: seed)
+            let e = try ctx.entity("Note")
+            let notes = try (1...30).map { try gen.note(Int64($0), of: e) }
+            try ctx.write { tx in try tx.insert(contentsOf: notes) }
+            try ctx.read { tx in
+                for i in 0..<n {
+                    let q = Query("Note", where: gen.predicate())
+                    let label = "random query \(i) (seed \(seed)): Note where \(q.predicate)"
+                    let want = try QueryEvaluator().fetch(q, from: tx).map(\.id)
+                    try ctx.expectEqual(try tx.fetch(q).map(\.id), want, label)
+                    try ctx.expectEqual(try tx.count(q), want.count, "count of \(label)")
+                }
+            }
+        },
         seeded("listConditionsNeedAnyOrNone") { ctx in
             for format in ["tags == 'swift'", "prices == 1", "ANY tags > 1", "ANY prices.small == 1", "title.@count == 1",
                            "tags.x == 'a'", "ANY owner.notes.tags == 'a'"] {
