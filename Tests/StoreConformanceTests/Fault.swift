@@ -218,6 +218,8 @@ enum Fault: String, CaseIterable, Sendable {
     case listComparedWithoutAnyAccepted
     /// `NONE` over an empty list is false (`EXISTS (… NOT …)` for `NOT EXISTS (…)`).
     case noneOverEmptyListIsFalse
+    /// A migration's fills of list and map attributes are dropped: new collections start empty.
+    case migrationCollectionFillsIgnored
 }
 
 extension Fault {
@@ -317,6 +319,7 @@ extension Fault {
         case .wrongElementsCoerced: "collections.wrongElementTypesAreInvalidValue"
         case .listComparedWithoutAnyAccepted: "collections.listConditionsNeedAnyOrNone"
         case .noneOverEmptyListIsFalse: "collections.randomQueriesMatchReference"
+        case .migrationCollectionFillsIgnored: "collections.addCollectionsByMigration"
         }
     }
 }

@@ -141,6 +141,26 @@ enum CollectionCases {
                 }
             }
         },
+        ConformanceCase("collections", "addCollectionsByMigration", requires: CollectionSchema.needs.union(.migrations)) { ctx in
+            try CollectionSchema.open(ctx)
+            try ctx.write { tx in
+                try tx.insert(try ctx.record("Owner", ["id": 1, "name": "ann", "nicknames": .list(["al"])]))
+                try tx.insert(try ctx.record("Owner", ["id": 2, "name": "ben"]))
+            }
+            let v2 = try CollectionSchema.make(version: 2) {
+                $0[0].attributes += [Attribute("badges", .string, collection: .list), Attribute("ratings", .int64, collection: .map)]
+            }
+            try ctx.migrate(to: v2, MigrationPlan([Migration(from: ctx.schema, to: v2).filling("badges", of: "Owner", with: .list(["x", "y"]))]))
+            let owners = try ctx.read { try $0.fetch(Query("Owner")) }
+            try ctx.expectEqual(owners.map { $0["badges"] }, [.list(["x", "y"]), .list(["x", "y"])], "badges filled by the migration")
+            try ctx.expectEqual(owners.map { $0["ratings"] }, [.map([:]), .map([:])], "ratings defaulted to empty")
+            try ctx.expectEqual(owners.map { $0["nicknames"] }, [.list(["al"]), .list([])], "nicknames kept")
+            try ctx.expectIDs("Owner", "ANY badges == 'y' AND ratings.@count == 0", are: ids(1, 2))
+            try ctx.write { try $0.update("Owner", id: 2, set: ["ratings": .map(["q": 4])]) }
+            try ctx.expectIDs("Owner", "ratings.q == 4", are: ids(2))
+            let report = try ctx.repository.verify()
+            try ctx.expect(report.isClean, "verify() after the migration found: \(report.problems.prefix(3).map(\.description))")
+        },
         seeded("listConditionsNeedAnyOrNone") { ctx in
             for format in ["tags == 'swift'", "prices == 1", "ANY tags > 1", "ANY prices.small == 1", "title.@count == 1",
                            "tags.x == 'a'", "ANY owner.notes.tags == 'a'"] {

@@ -7,8 +7,14 @@ enum CollectionSchema {
     /// The capabilities every `collections` case needs.
     static let needs: Capabilities = [.primitiveLists, .primitiveMaps]
 
-    static func make() throws -> Schema {
-        try Schema(version: 1, entities: [
+    /// The schema at `version`, its descriptions edited by `edit` (a migration's destination).
+    static func make(version: Int = 1, _ edit: (inout [EntityDescription]) -> Void = { _ in }) throws -> Schema {
+        var d = descriptions
+        edit(&d)
+        return try Schema(version: version, entities: d)
+    }
+
+    private static let descriptions: [EntityDescription] = [
             EntityDescription("Owner", primaryKey: "id", attributes: [
                 Attribute("id", .int64), Attribute("name", .string, default: ""),
                 Attribute("nicknames", .string, collection: .list),
@@ -21,8 +27,7 @@ enum CollectionSchema {
                 Attribute("blobs", .bytes, collection: .list),
                 Attribute("prices", .double, collection: .map), Attribute("labels", .string, collection: .map),
             ], relationships: [Relationship("owner", to: "Owner", inverse: "notes", .toOne)]),
-        ])
-    }
+        ]
 
     /// Starts the case over on a fresh store of this schema.
     static func open(_ ctx: ConformanceContext) throws {
