@@ -26,7 +26,7 @@ struct GRDBRow: RowView {
         case .int64: if let v = row[ordinal] as Int64? { return .int64(v) }
         case .double: if let v = row[ordinal] as Double? { return .double(v) }
         case .bool: if let v = row[ordinal] as Bool? { return .bool(v) }
-        case .string: if let v = text(ordinal) { return .string(v) }
+        case .string: if let v = text(ordinal) { return entity.decodedCollection(.string(v), at: ordinal) }
         case .date: if let v = row[ordinal] as Double? { return .date(Date(timeIntervalSince1970: v)) }
         case .uuid: if let v = row[ordinal] as Data?, let u = UUID(bytes: v) { return .uuid(u) }
         case .bytes: if let v = row[ordinal] as Data? { return .bytes([UInt8](v)) }
@@ -109,6 +109,7 @@ extension Value {
         case .date(let d): d.timeIntervalSince1970
         case .uuid(let u): Data(u.bytes)
         case .bytes(let b): Data(b)
+        case .list, .map: CollectionCoding.encode(self)
         }
     }
 

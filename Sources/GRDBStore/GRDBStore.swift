@@ -28,7 +28,8 @@ public final class GRDBStore: Repository, @unchecked Sendable {
     /// (`StoreLocating`).
     public let migrationGeneration: Int
     public let options: StoreOptions
-    public let capabilities: Capabilities = [.persistence, .snapshotReads, .concurrentReaders, .schemaVersioning, .migrations, .integrityCheck, .compaction, .readOnlyMode]
+    public let capabilities: Capabilities = [.persistence, .snapshotReads, .concurrentReaders, .schemaVersioning, .migrations, .integrityCheck, .compaction, .readOnlyMode,
+                                                  .primitiveLists, .primitiveMaps]
 
     let mapping: SQLSchemaMapping
     /// A `DatabasePool`; a `DatabaseQueue` for a read-only store on read-only media (immutable).

@@ -66,6 +66,8 @@ package enum KeyEncoding {
         case .bytes(let b):
             out.append(valueTag)
             b.withUnsafeBufferPointer { appendEscaped($0, to: &out) }
+        case .list, .map:   // never a key (collections are not indexed); as their stored JSON
+            append(.string(CollectionCoding.encode(v) ?? ""), to: &out)
         }
     }
 

@@ -165,6 +165,7 @@ extension LMDBTransaction {
     /// space LMDB reserves for it. False when `flags` hold `MDB_NOOVERWRITE` and the key exists.
     @inline(__always)
     private func putRecord(_ e: Entity, _ key: [UInt8], _ values: [Value], flags: Int32 = 0) throws -> Bool {
+        let values = e.hasCollections ? e.encodedCollections(values) : values
         let size = try PackedLayout.encodedSize(values, of: e)
         guard let space = try txn.reserve(layout.primary[e.index], key, size: size, flags: flags) else { return false }
         PackedLayout.write(values, of: e, schemaVersion: recordVersion(e), into: space)

@@ -83,6 +83,13 @@ package enum RecordCodec {
                 out.append(Tag.bytes.rawValue)
                 appendVarint(UInt64(b.count), to: &out)
                 out.append(contentsOf: b)
+            case .list, .map:   // format 2 predates collections: their JSON as a string
+                var s = CollectionCoding.encode(v) ?? ""
+                out.append(Tag.string.rawValue)
+                s.withUTF8 { u in
+                    appendVarint(UInt64(u.count), to: &out)
+                    out.append(contentsOf: u)
+                }
             }
         }
         let sum = out.withUnsafeBytes { checksum($0) }

@@ -109,6 +109,7 @@ public final class PlainGRDBProgram: Floor {
         case .date(let d): d.timeIntervalSince1970.databaseValue
         case .uuid(let u): withUnsafeBytes(of: u.uuid) { Data($0) }.databaseValue
         case .bytes(let b): Data(b).databaseValue
+        case .list, .map: (CollectionCoding.encode(v) ?? "").databaseValue
         }
     }
 

@@ -48,7 +48,9 @@ struct SQLiteRow: RowView {
     @inline(__always)
     private var types: [AttributeType] { entity.attributeTypes }
 
-    subscript(_ ordinal: Int) -> Value { SQLiteColumn.value(statement, Int32(ordinal), types[ordinal]) }
+    subscript(_ ordinal: Int) -> Value {
+        entity.decodedCollection(SQLiteColumn.value(statement, Int32(ordinal), types[ordinal]), at: ordinal)
+    }
 
     // NULL reads as 0, so the column's type is asked only for a 0: one C call per value
     // in the common case instead of two.

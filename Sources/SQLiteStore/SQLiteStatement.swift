@@ -59,6 +59,9 @@ final class SQLiteStatement {
                 buf.count == 0 ? sqlite3_bind_zeroblob(handle, i, 0)
                     : sqlite3_bind_blob(handle, i, buf.baseAddress, Int32(buf.count), SQLITE_TRANSIENT_DESTRUCTOR)
             }
+        case .list, .map:   // a collection's stored form, its JSON text
+            let s = CollectionCoding.encode(v) ?? "null"
+            rc = sqlite3_bind_text(handle, i, s, Int32(s.utf8.count), SQLITE_TRANSIENT_DESTRUCTOR)
         }
         guard rc == SQLITE_OK else { throw SQLiteError.make(rc, db: connection.handle, sql: sql) }
     }

@@ -72,6 +72,21 @@ public final class ConformanceContext {
         return r
     }
 
+    /// Closes the store, removes everything in the directory and creates a fresh store of
+    /// another schema there (what cases on schemas other than the social one start with).
+    /// Returns the new store.
+    @discardableResult
+    public func startOver(with other: Schema) throws -> any Repository {
+        try current?.close()
+        current = nil
+        try FileManager.default.removeItem(at: directory)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let r = try harness.open(schema: other, directory: directory)
+        schema = other
+        current = r
+        return r
+    }
+
     func tearDown() {
         try? current?.close()
         current = nil

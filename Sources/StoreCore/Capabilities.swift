@@ -29,12 +29,21 @@ public struct Capabilities: OptionSet, Sendable, Hashable {
     /// written, on read-only media too, and every write throws `readOnly`.
     public static let readOnlyMode = Capabilities(rawValue: 1 << 8)
 
+    /// Attributes holding ordered lists of primitives (`Attribute(..., collection: .list)`),
+    /// stored and queried with `ANY`/`NONE` and `@count`.
+    public static let primitiveLists = Capabilities(rawValue: 1 << 9)
+
+    /// Attributes holding `[String: V]` maps of primitives (`Attribute(..., collection: .map)`),
+    /// stored and queried by key (`prices.small`, `prices['small']`) and `@count`.
+    public static let primitiveMaps = Capabilities(rawValue: 1 << 10)
+
     /// Every capability with its name, for reports.
     public static let named: [(Capabilities, String)] = [
         (.persistence, "persistence"), (.snapshotReads, "snapshotReads"),
         (.concurrentReaders, "concurrentReaders"), (.schemaVersioning, "schemaVersioning"),
         (.observation, "observation"), (.migrations, "migrations"),
         (.integrityCheck, "integrityCheck"), (.compaction, "compaction"), (.readOnlyMode, "readOnlyMode"),
+        (.primitiveLists, "primitiveLists"), (.primitiveMaps, "primitiveMaps"),
     ]
 
     /// The names of the capabilities in this set.

@@ -16,41 +16,80 @@ extension Entity {
     @inline(__always)
     public func converted(_ v: Value, forOrdinal i: Int) throws -> Value? {
         let a = attributes[i]
-        switch (a.type, v) {
-        case (_, .null):
+        if case .null = v {
             guard a.isOptional else {
                 throw StoreError(.constraintViolation, "\(name).\(a.name) is required but got nil")
             }
             return nil
+        }
+        if a.collection != nil { return try convertedCollection(v, a) }
+        return try converted(v, a.type, a.name, isKey: i == primaryKeyOrdinal)
+    }
+
+    /// One non-null value of `type` in stored form, or `nil` when stored as it is.
+    @inline(__always)
+    private func converted(_ v: Value, _ type: AttributeType, _ attribute: String, isKey: Bool) throws -> Value? {
+        switch (type, v) {
         case (.int64, .int64), (.bool, .bool), (.date, .date), (.uuid, .uuid):
             return nil
         case (.double, .double(let d)):
-            guard !d.isNaN else { throw StoreError(.invalidValue, "\(name).\(a.name): NaN cannot be stored") }
+            guard !d.isNaN else { throw StoreError(.invalidValue, "\(name).\(attribute): NaN cannot be stored") }
             return nil
         case (.double, .int64(let n)):
             return .double(Double(n))
         case (.string, .string(let s)):
             let n = s.utf8.count
-            if i == primaryKeyOrdinal, n > Limits.maxKeyBytes {
-                throw StoreError(.invalidValue, "\(name).\(a.name): key of \(n) bytes exceeds \(Limits.maxKeyBytes)")
+            if isKey, n > Limits.maxKeyBytes {
+                throw StoreError(.invalidValue, "\(name).\(attribute): key of \(n) bytes exceeds \(Limits.maxKeyBytes)")
             }
             guard n <= Limits.maxValueBytes else {
-                throw StoreError(.invalidValue, "\(name).\(a.name): value of \(n) bytes exceeds \(Limits.maxValueBytes)")
+                throw StoreError(.invalidValue, "\(name).\(attribute): value of \(n) bytes exceeds \(Limits.maxValueBytes)")
             }
             return nil
         case (.bytes, .bytes(let b)):
             guard b.count <= Limits.maxValueBytes else {
-                throw StoreError(.invalidValue, "\(name).\(a.name): value of \(b.count) bytes exceeds \(Limits.maxValueBytes)")
+                throw StoreError(.invalidValue, "\(name).\(attribute): value of \(b.count) bytes exceeds \(Limits.maxValueBytes)")
             }
             return nil
         case (.uuid, .string(let s)):
             guard let u = UUIDParsing.parse(s) else {
-                throw StoreError(.invalidValue, "\(name).\(a.name): '\(s)' is not a UUID")
+                throw StoreError(.invalidValue, "\(name).\(attribute): '\(s)' is not a UUID")
             }
             return .uuid(u)
         default:
-            throw StoreError(.invalidValue, "\(name).\(a.name) is \(a.type.rawValue) but got \(v)")
+            throw StoreError(.invalidValue, "\(name).\(attribute) is \(type.rawValue) but got \(v)")
         }
+    }
+
+    /// A list or map for a collection attribute in stored form (each element checked), or `nil`
+    /// when stored as it is. Elements cannot be nil; doubles must be finite.
+    private func convertedCollection(_ v: Value, _ a: Attribute) throws -> Value? {
+        func element(_ x: Value, _ position: String) throws -> Value? {
+            let what = "\(a.name)\(position)"
+            if x.isNull { throw StoreError(.invalidValue, "\(name).\(what): a \(a.typeName) cannot hold nil") }
+            if let d = x.doubleValue, x.int64Value == nil, !d.isFinite {
+                throw StoreError(.invalidValue, "\(name).\(what): a \(a.typeName) holds finite numbers only, got \(d)")
+            }
+            return try converted(x, a.type, what, isKey: false)
+        }
+        let out: Value?
+        switch (a.collection, v) {
+        case (.list, .list(let xs)):
+            var changed = xs, any = false
+            for (k, x) in xs.enumerated() { if let c = try element(x, "[\(k)]") { changed[k] = c; any = true } }
+            out = any ? .list(changed) : nil
+        case (.map, .map(let m)):
+            var changed = m, any = false
+            for (k, x) in m { if let c = try element(x, "['\(k)']") { changed[k] = c; any = true } }
+            out = any ? .map(changed) : nil
+        default:
+            throw StoreError(.invalidValue, "\(name).\(a.name) is \(a.typeName) but got \(v)")
+        }
+        let size = CollectionCoding.encode(out ?? v, of: a.type)?.utf8.count ?? 0
+        guard size <= Limits.maxValueBytes else {
+            throw StoreError(.invalidValue, "\(name).\(a.name): \(a.typeName) of \(size) bytes stored exceeds \(Limits.maxValueBytes)")
+        }
+        return out
     }
 
     /// Checks a whole record for this entity and returns it in stored form.

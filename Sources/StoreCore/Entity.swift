@@ -7,9 +7,12 @@ public final class Entity: Sendable {
     /// The entity's position in `Schema.entities`.
     public let index: Int
     public let attributes: [Attribute]
-    /// Each attribute's type, in attribute order: what a backend's row view reads by ordinal
-    /// (built once here, so no row view builds its own per query).
+    /// Each attribute's stored type (`Attribute.storageType`), in attribute order: what a
+    /// backend's row view reads by ordinal (built once here, so no row view builds its own per
+    /// query). A list or map attribute is stored as `string` (its JSON, see `CollectionCoding`).
     public let attributeTypes: [AttributeType]
+    /// Whether any attribute is a list or map: row views decode those (`decodedCollection`).
+    public let hasCollections: Bool
     public let primaryKeyOrdinal: Int
     /// Where each attribute lives in a packed record (`PackedRow`).
     public let packed: PackedLayout
@@ -22,8 +25,10 @@ public final class Entity: Sendable {
         name = d.name
         self.index = index
         attributes = d.attributes
-        attributeTypes = d.attributes.map(\.type)
-        packed = PackedLayout(attributeTypes)
+        attributeTypes = d.attributes.map(\.storageType)
+        let collections = Set(d.attributes.indices.filter { d.attributes[$0].collection != nil })
+        hasCollections = !collections.isEmpty
+        packed = PackedLayout(attributeTypes, collections: collections)
         indexes = d.indexes
         relationships = d.relationships
         ordinals = Dictionary(d.attributes.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
@@ -55,6 +60,28 @@ public final class Entity: Sendable {
             throw StoreError(category, "entity '\(self.name)' has no relationship '\(name)'")
         }
         return r
+    }
+}
+
+extension Entity {
+    /// The value a row view hands out for attribute `ordinal` given its stored value: a list
+    /// or map attribute's JSON text decoded (`.null` when it does not decode), others as they are.
+    @inline(__always)
+    public func decodedCollection(_ stored: Value, at ordinal: Int) -> Value {
+        guard hasCollections, let kind = attributes[ordinal].collection, case .string(let text) = stored else { return stored }
+        return CollectionCoding.decode(text, as: kind, of: attributes[ordinal].type) ?? .null
+    }
+}
+
+extension Entity {
+    /// Values in attribute order with each list or map replaced by its stored JSON text
+    /// (`CollectionCoding`): what a backend writes.
+    public func encodedCollections(_ values: [Value]) -> [Value] {
+        var out = values
+        for (i, v) in values.enumerated() where i < attributes.count {
+            if let text = CollectionCoding.encode(v, of: attributes[i].type) { out[i] = .string(text) }
+        }
+        return out
     }
 }
 

@@ -136,15 +136,15 @@ public struct MigrationStage: Sendable {
             if !a.isOptional, was.isOptional, fill.isNull, transform == nil {
                 throw fail("\(e.name).\(a.name) becomes required: give it a default or fill it for the records that hold nil")
             }
-            if was.type == a.type {
+            if was.type == a.type && was.collection == a.collection {
                 attributes.append(AttributeSource(sourceOrdinal: j, fill: fill))
-            } else if Self.widens(was.type, to: a.type) {
+            } else if was.collection == nil, a.collection == nil, Self.widens(was.type, to: a.type) {
                 attributes.append(AttributeSource(sourceOrdinal: j, sourceType: was.type, fill: fill))
             } else if transform != nil {
                 // Not copied: the transform sets it from `old`.
                 attributes.append(AttributeSource(fill: fill))
             } else {
-                throw fail("\(e.name).\(a.name) changes from \(was.type.rawValue) to \(a.type.rawValue), which can lose values: transform \(e.name)")
+                throw fail("\(e.name).\(a.name) changes from \(was.typeName) to \(a.typeName), which can lose values: transform \(e.name)")
             }
         }
         var relationships: [Relationship?] = []

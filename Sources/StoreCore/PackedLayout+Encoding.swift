@@ -11,6 +11,7 @@ extension PackedLayout {
     /// try PackedLayout.encode(record.values, of: record.entity, schemaVersion: 1, into: &buffer)
     /// ```
     public static func encode(_ values: [Value], of entity: Entity, schemaVersion: Int, into out: inout [UInt8]) throws {
+        let values = entity.hasCollections ? entity.encodedCollections(values) : values
         let size = try encodedSize(values, of: entity)
         // Same size as the last record (the steady state of a bulk insert): nothing to resize.
         if out.count < size {
@@ -86,6 +87,8 @@ extension PackedLayout {
                         next &+= u.count
                     }
                     p.storeBytes(of: UInt32(truncatingIfNeeded: next).littleEndian, toByteOffset: at, as: UInt32.self)
+                case .list, .map:
+                    break   // refused by `encodedSize` (`encode` writes them as their JSON text)
                 }
             }
         }

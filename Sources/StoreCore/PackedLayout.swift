@@ -52,7 +52,8 @@ public final class PackedLayout: Sendable {
 
     /// The kind byte of each type (the readers' fast comparison).
     @usableFromInline static let int64Kind: UInt8 = 0, doubleKind: UInt8 = 1, boolKind: UInt8 = 2,
-                                   stringKind: UInt8 = 3, dateKind: UInt8 = 4, uuidKind: UInt8 = 5, bytesKind: UInt8 = 6
+                                   stringKind: UInt8 = 3, dateKind: UInt8 = 4, uuidKind: UInt8 = 5, bytesKind: UInt8 = 6,
+                                   collectionKind: UInt8 = 7
 
     static func kind(_ t: AttributeType) -> UInt8 {
         switch t {
@@ -76,7 +77,9 @@ public final class PackedLayout: Sendable {
         }
     }
 
-    public init(_ types: [AttributeType]) {
+    /// A layout for attributes of `types`; the ordinals in `collections` hold a list or map's
+    /// JSON text (`CollectionCoding`) in a variable slot of their own kind.
+    public init(_ types: [AttributeType], collections: Set<Int> = []) {
         let bitmapSize = (types.count + 7) / 8
         var fixed = Self.headerSize + bitmapSize
         var variables = 0
@@ -89,8 +92,12 @@ public final class PackedLayout: Sendable {
         minimumSize = variableStart + Self.checksumSize
         var slots: [Slot] = []
         var nextFixed = Self.headerSize + bitmapSize, nextVariable = 0
-        for t in types {
-            if let w = Self.width(t) {
+        for (k, t) in types.enumerated() {
+            if collections.contains(k) {
+                let entry = tableOffset + 4 * nextVariable
+                slots.append(Slot(kind: Self.collectionKind, offset: Int32(entry), startEntry: nextVariable == 0 ? -1 : Int32(entry - 4)))
+                nextVariable += 1
+            } else if let w = Self.width(t) {
                 slots.append(Slot(kind: Self.kind(t), offset: Int32(nextFixed), startEntry: -1))
                 nextFixed += w
             } else {

@@ -151,7 +151,15 @@ public struct PackedRow: RowView {
 
     @inlinable
     public func withRawBytes<R>(at ordinal: Int, _ body: (UnsafeRawBufferPointer?) throws -> R) rethrows -> R {
-        try body(variable(ordinal, PackedLayout.stringKind) ?? variable(ordinal, PackedLayout.bytesKind))
+        try body(variable(ordinal, PackedLayout.stringKind) ?? variable(ordinal, PackedLayout.bytesKind)
+            ?? variable(ordinal, PackedLayout.collectionKind))
+    }
+
+    /// A list or map attribute, decoded from its JSON; `.null` when null or not decodable.
+    public func collection(at ordinal: Int) -> Value {
+        let a = entity.attributes[ordinal]
+        guard let kind = a.collection, let b = variable(ordinal, PackedLayout.collectionKind) else { return .null }
+        return CollectionCoding.decode(b, as: kind, of: a.type) ?? .null
     }
 
     @inlinable
@@ -164,6 +172,7 @@ public struct PackedRow: RowView {
         case PackedLayout.stringKind: return string(at: ordinal).map(Value.string) ?? .null
         case PackedLayout.dateKind: return date(at: ordinal).map(Value.date) ?? .null
         case PackedLayout.uuidKind: return uuid(at: ordinal).map(Value.uuid) ?? .null
+        case PackedLayout.collectionKind: return collection(at: ordinal)
         default: return bytes(at: ordinal).map(Value.bytes) ?? .null
         }
     }

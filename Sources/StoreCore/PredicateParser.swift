@@ -10,7 +10,7 @@
 ///     condition  := [ANY | SOME | NONE] keypath operator ["[" c|d|cd "]"] operand
 ///                 | literal relational keypath                        (flipped)
 ///                 | literal IN keypath                                (ANY keypath == literal)
-///     keypath    := name ("." name)* ["." "@count"] | %K
+///     keypath    := name ["[" 'key' "]"] ("." name ["[" 'key' "]"])* ["." "@count"] | %K
 ///     operator   := == = != <> < <= =< > >= => BETWEEN IN CONTAINS BEGINSWITH ENDSWITH LIKE
 ///     operand    := literal | %@ | "{" literal ("," literal)* "}"
 ///     literal    := 'text' | "text" | number | TRUE | YES | FALSE | NO | NIL | NULL | %@
@@ -187,8 +187,28 @@ struct PredicateParser {
                 throw expected(parts.isEmpty ? "a key path, a literal or '('" : "a name after '.'")
             }
             advance()
+            if let key = try parseSubscript() { parts.append(key) }
             guard accept(symbol: ".") else { return KeyPathExpression(parts) }
         }
+    }
+
+    /// A map's key in Realm's form, `prices['small']` (a string literal or `%@` between
+    /// brackets), or `nil` when no `[` follows the name.
+    private mutating func parseSubscript() throws -> String? {
+        guard isSymbol("["), pos + 1 < tokens.count else { return nil }
+        let at = tokens[pos + 1].1
+        let key: String
+        switch tokens[pos + 1].0 {
+        case .string(let k): key = k
+        case .argument("@"):
+            guard case .value(.string(let k))? = try nextArgument(at: at) else { throw fail("a map key needs a string argument", at: at) }
+            key = k
+        default: return nil
+        }
+        advance()
+        advance()
+        guard accept(symbol: "]") else { throw expected("']' after the map key") }
+        return key
     }
 
     private static let reserved: Set<String> = [

@@ -50,6 +50,11 @@ public struct QueryEvaluator: Sendable {
             let n = try reach(c.path.steps, from: Record(record), in: tx).count
             return Self.test(.int64(Int64(n)), c.comparison, c.options)
         }
+        if case .elements(_, let o, _) = c.path.terminal {
+            let list = try holder(c.path, record, in: tx).map { $0[o] }?.listValue ?? []
+            let any = list.contains { Self.test($0, c.comparison, c.options) }
+            return c.quantifier == .none ? !any : any
+        }
         if c.path.toManyStep != nil {
             let any = try reach(c.path.steps, from: Record(record), in: tx).contains { Self.test(terminal(c.path, $0), c.comparison, c.options) }
             return c.quantifier == .none ? !any : any
@@ -60,13 +65,25 @@ public struct QueryEvaluator: Sendable {
     /// The value at the end of a path through to-one relationships (`.null` when a link is missing).
     public func value(_ path: ResolvedPath, _ record: some RowView, in tx: any ReadTransaction) throws -> Value {
         if path.steps.isEmpty { return terminal(path, record) }
-        guard let last = try reach(path.steps, from: Record(record), in: tx).first else { return .null }
+        guard let last = try holder(path, record, in: tx) else { return .null }
         return terminal(path, last)
     }
 
+    /// The record at the end of a path through to-one relationships (`nil` when a link is missing).
+    private func holder(_ path: ResolvedPath, _ record: some RowView, in tx: any ReadTransaction) throws -> Record? {
+        if path.steps.isEmpty { return Record(record) }
+        return try reach(path.steps, from: Record(record), in: tx).first
+    }
+
     private func terminal(_ path: ResolvedPath, _ r: some RowView) -> Value {
-        guard case .attribute(_, let o, _) = path.terminal else { return .null }
-        return r[o]
+        switch path.terminal {
+        case .attribute(_, let o, _): return r[o]
+        case .elementCount(_, let o):
+            let v = r[o]
+            return .int64(Int64(v.listValue?.count ?? v.mapValue?.count ?? 0))
+        case .mapValue(_, let o, let key, _): return r[o].mapValue?[key] ?? .null
+        case .count, .elements: return .null
+        }
     }
 
     /// Every record reached by following `steps` from `record`.

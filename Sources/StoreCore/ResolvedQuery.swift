@@ -14,17 +14,36 @@ public struct ResolvedPath: Sendable {
         case attribute(Entity, ordinal: Int, type: AttributeType)
         /// `@count` of the last (to-many) step.
         case count
+        /// Each element of a list attribute of the last entity (quantified by `ANY`/`NONE`).
+        case elements(Entity, ordinal: Int, type: AttributeType)
+        /// `@count` of a list or map attribute of the last entity (0 for nil).
+        case elementCount(Entity, ordinal: Int)
+        /// The value under `key` in a map attribute of the last entity (nil when absent).
+        case mapValue(Entity, ordinal: Int, key: String, type: AttributeType)
     }
     public let steps: [PathStep]
     public let terminal: Terminal
     /// The index in `steps` of the to-many relationship, if the path crosses one.
     public let toManyStep: Int?
 
-    /// The attribute type at the end, or `int64` for `@count`.
+    /// The attribute type at the end (an element's type for a collection), or `int64` for `@count`.
     public var valueType: AttributeType {
-        if case .attribute(_, _, let t) = terminal { return t }
-        return .int64
+        switch terminal {
+        case .attribute(_, _, let t), .elements(_, _, let t), .mapValue(_, _, _, let t): t
+        case .count, .elementCount: .int64
+        }
     }
+
+    /// Whether the path ends inside a list or map (its elements, count or a key's value).
+    public var isCollection: Bool {
+        switch terminal {
+        case .elements, .elementCount, .mapValue: true
+        case .attribute, .count: false
+        }
+    }
+
+    /// Whether the path ends in a list's elements, which `ANY`/`NONE` quantify.
+    public var isElements: Bool { if case .elements = terminal { true } else { false } }
 }
 
 /// A condition whose operands are in stored form and, for string options, already folded.

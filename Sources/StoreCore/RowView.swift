@@ -38,6 +38,9 @@ extension RowView {
         switch self[i] {
         case .string(var s): return try s.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
         case .bytes(let b): return try b.withUnsafeBytes { try body($0) }
+        case let c where c.listValue != nil || c.mapValue != nil:
+            guard var text = CollectionCoding.encode(c, of: entity.attributes[i].type) else { return try body(nil) }
+            return try text.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
         default: return try body(nil)
         }
     }

@@ -52,13 +52,16 @@ extension Schema {
                                  indexes: indexes, relationships: relationships)
     }
 
-    /// `name type` or `name type?`.
+    /// `name type` or `name type?`; a list's type ends in `[]`, a map's in `{}`.
     private static func attribute(_ m: Substring) -> Attribute? {
         let words = m.split(separator: " ")
         guard words.count == 2 else { return nil }
         let optional = words[1].hasSuffix("?")
-        guard let type = AttributeType(rawValue: String(optional ? words[1].dropLast() : words[1])) else { return nil }
-        return Attribute(String(words[0]), type, optional: optional)
+        var typeName = optional ? words[1].dropLast() : words[1]
+        let collection = AttributeCollection.allCases.first { typeName.hasSuffix($0.suffix) }
+        if let c = collection { typeName = typeName.dropLast(c.suffix.count) }
+        guard let type = AttributeType(rawValue: String(typeName)) else { return nil }
+        return Attribute(String(words[0]), type, optional: optional, collection: collection)
     }
 
     /// `name->Destination.inverse cardinality rule`.

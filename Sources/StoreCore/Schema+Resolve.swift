@@ -45,7 +45,13 @@ extension Schema {
         var current = root
         var toMany: Int?
         let relationshipCount = k.isCount ? k.components.count : k.components.count - 1
-        for name in k.components.prefix(relationshipCount) {
+        for (position, name) in k.components.prefix(relationshipCount).enumerated() {
+            if current.relationship(name) == nil, let t = try collectionTerminal(k, position, on: current) {
+                guard toMany == nil || !(t.isElementCount) else {
+                    throw StoreError(.invalidQuery, "'\(k)': @count of a list or map cannot follow a to-many relationship")
+                }
+                return ResolvedPath(steps: steps, terminal: t, toManyStep: toMany)
+            }
             guard let r = current.relationship(name) else {
                 let what = current.ordinal(of: name) != nil ? "is an attribute, not a relationship" : "is not a relationship"
                 throw StoreError(.invalidQuery, "in '\(k)': '\(name)' of \(current.name) \(what)")
@@ -71,15 +77,36 @@ extension Schema {
             let hint = current.relationship(last) != nil ? " (it is a relationship; compare one of its attributes or use @count)" : ""
             throw StoreError(.invalidQuery, "in '\(k)': \(current.name) has no attribute '\(last)'\(hint)")
         }
-        return ResolvedPath(steps: steps, terminal: .attribute(current, ordinal: o, type: current.attributes[o].type), toManyStep: toMany)
+        let a = current.attributes[o]
+        switch a.collection {
+        case nil:
+            return ResolvedPath(steps: steps, terminal: .attribute(current, ordinal: o, type: a.type), toManyStep: toMany)
+        case .list:
+            guard toMany == nil else { throw StoreError(.invalidQuery, "'\(k)' crosses a to-many relationship and a list; quantify one of them") }
+            return ResolvedPath(steps: steps, terminal: .elements(current, ordinal: o, type: a.type), toManyStep: nil)
+        case .map:
+            throw StoreError(.invalidQuery, "in '\(k)': '\(last)' is a map; compare one of its keys ('\(last).key' or \(last)['key']) or use @count")
+        }
+    }
+
+    /// The terminal of a path whose component at `position` is a list or map attribute:
+    /// `map.key`/`map['key']` or `collection.@count`; `nil` when it is neither.
+    private func collectionTerminal(_ k: KeyPathExpression, _ position: Int, on e: Entity) throws -> ResolvedPath.Terminal? {
+        guard let o = e.ordinal(of: k.components[position]), let kind = e.attributes[o].collection else { return nil }
+        if k.isCount, position == k.components.count - 1 { return .elementCount(e, ordinal: o) }
+        if kind == .map, !k.isCount, position == k.components.count - 2 {
+            return .mapValue(e, ordinal: o, key: k.components[position + 1], type: e.attributes[o].type)
+        }
+        return nil
     }
 
     private func resolve(_ c: Condition, on e: Entity) throws -> ResolvedCondition {
         let c = try comparingKeys(c, on: e)
         let path = try resolvePath(c.keyPath, from: e)
-        if path.toManyStep != nil && !path.isCountOnly {
+        if (path.toManyStep != nil && !path.isCountOnly) || path.isElements {
             guard c.quantifier != .single else {
-                throw StoreError(.invalidQuery, "'\(c.keyPath)' crosses a to-many relationship; use ANY or NONE")
+                let what = path.isElements ? "is a list" : "crosses a to-many relationship"
+                throw StoreError(.invalidQuery, "'\(c.keyPath)' \(what); use ANY or NONE")
             }
         } else if c.quantifier != .single {
             throw StoreError(.invalidQuery, "\(c.quantifier == .any ? "ANY" : "NONE") needs a key path through a to-many relationship, '\(c.keyPath)' has none")
@@ -139,6 +166,11 @@ extension Schema {
 extension ResolvedPath {
     /// True for `x.@count` paths, whose to-many step is aggregated rather than quantified.
     public var isCountOnly: Bool { if case .count = terminal { true } else { false } }
+}
+
+extension ResolvedPath.Terminal {
+    /// Whether this is `@count` of a list or map attribute.
+    public var isElementCount: Bool { if case .elementCount = self { true } else { false } }
 }
 
 /// Internal helper: coerces one operand to the type at the end of a key path.

@@ -25,8 +25,8 @@ enum SchemaValidator {
         guard let pk = e.attributes.first(where: { $0.name == e.primaryKey }) else {
             throw fail("entity '\(e.name)': primary key '\(e.primaryKey)' is not one of its attributes")
         }
-        guard pk.type.canBePrimaryKey else {
-            throw fail("entity '\(e.name)': primary key '\(pk.name)' has type \(pk.type.rawValue); use int64, uuid or string")
+        guard pk.type.canBePrimaryKey, pk.collection == nil else {
+            throw fail("entity '\(e.name)': primary key '\(pk.name)' has type \(pk.typeName); use int64, uuid or string")
         }
         guard !pk.isOptional else { throw fail("entity '\(e.name)': primary key '\(pk.name)' cannot be optional") }
         for i in e.indexes {
@@ -36,6 +36,9 @@ enum SchemaValidator {
             }
             for n in i.attributes where !e.attributes.contains(where: { $0.name == n }) {
                 throw fail("entity '\(e.name)': index names unknown attribute '\(n)'")
+            }
+            for n in i.attributes where e.attributes.contains(where: { $0.name == n && $0.collection != nil }) {
+                throw fail("entity '\(e.name)': '\(n)' is a list or map and cannot be indexed")
             }
         }
         for r in e.relationships {
@@ -59,6 +62,14 @@ enum SchemaValidator {
     private static func checkDefault(_ d: Value, of a: Attribute, in e: EntityDescription) throws {
         if d.isNull {
             guard a.isOptional else { throw fail("attribute '\(e.name).\(a.name)': default nil for a required attribute") }
+            return
+        }
+        if let c = a.collection {
+            let elements = d.listValue ?? d.mapValue.map { Array($0.values) }
+            guard (c == .list) == (d.listValue != nil), let elements else {
+                throw fail("attribute '\(e.name).\(a.name)': default \(d) is not a \(a.typeName)")
+            }
+            for x in elements { try checkDefault(x, of: Attribute(a.name, a.type), in: e) }
             return
         }
         guard let t = d.naturalType, t == a.type || (a.type == .double && t == .int64) else {

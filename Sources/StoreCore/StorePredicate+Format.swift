@@ -49,7 +49,7 @@ extension Condition: CustomStringConvertible {
                 }
             }
             return out + "'"
-        case .date, .uuid, .bytes: return "<\(v)>"
+        case .date, .uuid, .bytes, .list, .map: return "<\(v)>"
         }
     }
 }

@@ -23,6 +23,8 @@ extension Value {
         case (.date(let a), .date(let b)): return order(a.timeIntervalSince1970, b.timeIntervalSince1970)
         case (.uuid(let a), .uuid(let b)): return compareBytes(a.bytes, b.bytes)
         case (.bytes(let a), .bytes(let b)): return compareBytes(a, b)
+        case (.list(let a), .list(let b)): return compareLists(a, b)
+        case (.map(let a), .map(let b)): return compareLists(Self.sortedEntries(a), Self.sortedEntries(b))
         default: return order(lhs.typeRank, rhs.typeRank)
         }
     }
@@ -31,6 +33,21 @@ extension Value {
     public static func compareScalars(_ a: String, _ b: String) -> ComparisonResult {
         var a = a, b = b
         return a.withUTF8 { ua in b.withUTF8 { ub in compareBytes(ua, ub) } }
+    }
+
+    /// Lists element by element, a shorter prefix first (collections are never sort keys;
+    /// this keeps the order total).
+    private static func compareLists(_ a: [Value], _ b: [Value]) -> ComparisonResult {
+        for (x, y) in zip(a, b) {
+            let c = compare(x, y)
+            if c != .orderedSame { return c }
+        }
+        return order(a.count, b.count)
+    }
+
+    /// A map's entries as a flat list, keys in scalar order: key, value, key, value...
+    static func sortedEntries(_ m: [String: Value]) -> [Value] {
+        m.sorted { compareScalars($0.key, $1.key) == .orderedAscending }.flatMap { [Value.string($0.key), $0.value] }
     }
 
     private var typeRank: Int {
@@ -42,6 +59,8 @@ extension Value {
         case .string: 4
         case .uuid: 5
         case .bytes: 6
+        case .list: 7
+        case .map: 8
         }
     }
 }

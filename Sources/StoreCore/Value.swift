@@ -17,8 +17,12 @@ public enum Value: Sendable, Hashable {
     case date(Date)
     case uuid(UUID)
     case bytes([UInt8])
+    /// The elements of a list attribute (`Attribute(..., collection: .list)`), in order.
+    case list([Value])
+    /// The entries of a map attribute (`Attribute(..., collection: .map)`).
+    case map([String: Value])
 
-    /// The attribute type this value naturally belongs to, or `nil` for `.null`.
+    /// The attribute type this value naturally belongs to, or `nil` for `.null` and collections.
     public var naturalType: AttributeType? {
         switch self {
         case .null: nil
@@ -29,6 +33,7 @@ public enum Value: Sendable, Hashable {
         case .date: .date
         case .uuid: .uuid
         case .bytes: .bytes
+        case .list, .map: nil
         }
     }
 
@@ -47,6 +52,8 @@ public enum Value: Sendable, Hashable {
     public var dateValue: Date? { if case .date(let v) = self { v } else { nil } }
     public var uuidValue: UUID? { if case .uuid(let v) = self { v } else { nil } }
     public var bytesValue: [UInt8]? { if case .bytes(let v) = self { v } else { nil } }
+    public var listValue: [Value]? { if case .list(let v) = self { v } else { nil } }
+    public var mapValue: [String: Value]? { if case .map(let v) = self { v } else { nil } }
 }
 
 extension Value: ExpressibleByNilLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
@@ -70,6 +77,8 @@ extension Value: CustomStringConvertible {
         case .date(let v): "date(\(v.timeIntervalSince1970))"
         case .uuid(let v): v.uuidString
         case .bytes(let v): "bytes(\(v.count))"
+        case .list(let v): "[" + v.map(\.description).joined(separator: ", ") + "]"
+        case .map(let v): "[" + v.sorted { $0.key < $1.key }.map { "\"\($0.key)\": \($0.value)" }.joined(separator: ", ") + "]"
         }
     }
 }

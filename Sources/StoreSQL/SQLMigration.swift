@@ -166,7 +166,7 @@ struct SQLMigration {
                 continue
             }
             out.rewritesChecksums = true
-            let type = SQLSchemaMapping.columnType(attribute.type)
+            let type = SQLSchemaMapping.columnType(attribute.storageType)
             guard attribute.isOptional else {
                 try exec("ALTER TABLE \(t) ADD COLUMN \(q(attribute.name)) \(type) NOT NULL DEFAULT \(Self.literal(a.fill)!)")
                 out.checksumTerms.append(q(attribute.name))
@@ -311,6 +311,7 @@ struct SQLMigration {
         case .string(let s): return s.contains("\0") ? nil : "'" + s.replacingOccurrences(of: "'", with: "''") + "'"
         case .uuid(let u): return hex(withUnsafeBytes(of: u.uuid) { Array($0) })
         case .bytes(let b): return hex(b)
+        case .list, .map: return CollectionCoding.encode(v).flatMap { literal(.string($0)) }
         }
     }
 }

@@ -100,6 +100,13 @@ public struct SQLQueryCompiler {
             let (sql, _) = comparison(expr, c)
             return negated ? "NOT (\(sql))" : sql
         }
+        if c.path.isElements {
+            let list = valueExpression(c.path, outer: outer), je = nextAlias("je")
+            let (sql, _) = comparison("\(je).value", c)
+            var exists = c.quantifier == .any
+            if negated { exists.toggle() }
+            return "\(exists ? "" : "NOT ")EXISTS (SELECT 1 FROM json_each(\(list)) \(je) WHERE \(sql))"
+        }
         if c.path.toManyStep != nil {
             let (from, correlation, last) = chain(c.path.steps[...], outer: outer)
             let (sql, _) = comparison(terminalColumn(c.path, alias: last), c)
@@ -116,7 +123,10 @@ public struct SQLQueryCompiler {
     /// The comparison's SQL over `expr`, and whether it yields NULL when `expr` is NULL.
     private mutating func comparison(_ expr: String, _ c: ResolvedCondition) -> (String, nullable: Bool) {
         let x = c.options.isEmpty ? expr : "\(SQLFunctions.fold)(\(expr), \(c.options.rawValue))"
-        func bind(_ v: Value) -> String { bindings.append(v); return "?" }
+        // A collection's elements are JSON: UUIDs and bytes there are hex strings.
+        let json = c.path.isCollection
+        func bind(_ v: Value) -> String { bindings.append(json ? CollectionCoding.jsonScalar(v) : v); return "?" }
+        func raw(_ v: Value) -> String { bindings.append(v); return "?" }   // the compiler's own operands
         switch c.comparison {
         case .equal(.null): return ("\(expr) IS NULL", false)
         case .notEqual(.null): return ("\(expr) IS NOT NULL", false)
@@ -141,13 +151,13 @@ public struct SQLQueryCompiler {
         // count every byte.
         case .beginsWith(let s):
             if s.isEmpty { return ("\(expr) IS NOT NULL", false) }
-            let n = bind(.int64(Int64(s.utf8.count))), prefix = bind(.bytes(Array(s.utf8)))
+            let n = raw(.int64(Int64(s.utf8.count))), prefix = raw(.bytes(Array(s.utf8)))
             return ("substr(CAST(\(x) AS BLOB), 1, \(n)) = \(prefix)", true)
         case .endsWith(let s):
             if s.isEmpty { return ("\(expr) IS NOT NULL", false) }
             // Placeholders are bound in the order they appear in the SQL.
             let n = Int64(s.utf8.count)
-            let atLeast = bind(.int64(n)), from = bind(.int64(-n)), suffix = bind(.bytes(Array(s.utf8)))
+            let atLeast = raw(.int64(n)), from = raw(.int64(-n)), suffix = raw(.bytes(Array(s.utf8)))
             return ("(length(CAST(\(x) AS BLOB)) >= \(atLeast) AND substr(CAST(\(x) AS BLOB), \(from)) = \(suffix))", true)
         case .like(let p):
             return ("\(SQLFunctions.like)(\(expr), \(bind(.string(p))), \(c.options.rawValue))", true)
@@ -169,9 +179,22 @@ public struct SQLQueryCompiler {
         return "(SELECT \(terminalColumn(path, alias: last)) \(from) WHERE \(correlation))"
     }
 
+    /// The expression at the end of a path on the row aliased `alias`: a column, a list's
+    /// JSON (quantified by the caller), a collection's count or a map's value under a key.
     private func terminalColumn(_ path: ResolvedPath, alias: String) -> String {
-        guard case .attribute(let e, let o, _) = path.terminal else { return "NULL" }
-        return "\(alias).\(q(e.attributes[o].name))"
+        switch path.terminal {
+        case .attribute(let e, let o, _), .elements(let e, let o, _):
+            return "\(alias).\(q(e.attributes[o].name))"
+        case .elementCount(let e, let o):
+            return "(SELECT COUNT(*) FROM json_each(\(alias).\(q(e.attributes[o].name))))"
+        case .mapValue(let e, let o, let key, _):
+            // The key as a hex literal: no quoting to get wrong, and the expression binds nothing
+            // (a comparison may repeat it).
+            let hex = Array(key.utf8).map { String($0, radix: 16).leftPadded(2) }.joined()
+            return "(SELECT value FROM json_each(\(alias).\(q(e.attributes[o].name))) WHERE key = CAST(X'\(hex)' AS TEXT))"
+        case .count:
+            return "NULL"
+        }
     }
 
     private mutating func nextAlias(_ prefix: String) -> String {
@@ -214,4 +237,9 @@ public struct SQLQueryCompiler {
         }
         return (from, correlation, previous)
     }
+}
+
+private extension String {
+    /// The string with leading zeros up to `width` characters.
+    func leftPadded(_ width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

@@ -159,13 +159,13 @@ public final class SQLSchemaMapping: Sendable {
         for e in schema.entities {
             var cols: [String] = [], info: [String] = []
             for (i, a) in e.attributes.enumerated() {
-                var c = "\(q(a.name)) \(Self.columnType(a.type))"
+                var c = "\(q(a.name)) \(Self.columnType(a.storageType))"
                 if i == e.primaryKeyOrdinal { c += " PRIMARY KEY" }
                 if !a.isOptional { c += " NOT NULL" }
                 cols.append(c)
                 // WITHOUT ROWID tables make their primary key NOT NULL; rowid tables do not.
                 let notNull = !a.isOptional || (i == e.primaryKeyOrdinal && e.primaryKey.type != .int64)
-                info.append("\(a.name) \(Self.columnType(a.type)) \(notNull ? 1 : 0) \(i == e.primaryKeyOrdinal ? 1 : 0)")
+                info.append("\(a.name) \(Self.columnType(a.storageType)) \(notNull ? 1 : 0) \(i == e.primaryKeyOrdinal ? 1 : 0)")
             }
             // Foreign-key columns this entity holds, and their indexes after the table.
             var fkIndexes: [(String, Bool, String)] = []

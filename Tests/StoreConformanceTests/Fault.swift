@@ -196,6 +196,30 @@ enum Fault: String, CaseIterable, Sendable {
     case readOnlyIgnored
     /// A read-only open of a folder without a store creates an empty store there.
     case readOnlyCreatesMissingStore
+
+    // MARK: Collections
+
+    /// An empty list or map reads back as nil.
+    case emptyCollectionReadsAsNil
+    /// A list is stored sorted (a set-like column type).
+    case listSortedOnWrite
+    /// `[c]`/`[d]` are ignored on a list's elements.
+    case listStringOptionsIgnored
+    /// `ANY` over a list of UUIDs or bytes matches nothing (the operand is compared in its blob
+    /// form with the elements' text form).
+    case binaryListElementsNeverMatch
+    /// `@count` of a list or map is one too many.
+    case collectionCountOffByOne
+    /// `map.key != v` is false where the key is missing (SQL's null logic leaking).
+    case mapMissingKeyFailsNotEqual
+    /// Elements of the wrong type in a list of strings are turned into strings, not refused.
+    case wrongElementsCoerced
+    /// `list == v` is read as `ANY list == v` instead of refused.
+    case listComparedWithoutAnyAccepted
+    /// `NONE` over an empty list is false (`EXISTS (… NOT …)` for `NOT EXISTS (…)`).
+    case noneOverEmptyListIsFalse
+    /// A migration's fills of list and map attributes are dropped: new collections start empty.
+    case migrationCollectionFillsIgnored
 }
 
 extension Fault {
@@ -286,6 +310,16 @@ extension Fault {
         case .upsertReplacesConflictingRecord: "errors.upsertMayNotTakeAUniqueValue"
         case .errorReplacedOnRollback: "transactions.firstErrorWins"
         case .verifyOfClosedStoreIsClean: "errors.closedStoreRefusesEveryCall"
+        case .emptyCollectionReadsAsNil: "collections.everyElementTypeRoundTrips"
+        case .listSortedOnWrite: "collections.listKeepsOrderAndDuplicates"
+        case .listStringOptionsIgnored: "collections.anyElementComparisons"
+        case .binaryListElementsNeverMatch: "collections.anyOverEveryElementType"
+        case .collectionCountOffByOne: "collections.countOfListsAndMaps"
+        case .mapMissingKeyFailsNotEqual: "collections.mapValuesByKey"
+        case .wrongElementsCoerced: "collections.wrongElementTypesAreInvalidValue"
+        case .listComparedWithoutAnyAccepted: "collections.listConditionsNeedAnyOrNone"
+        case .noneOverEmptyListIsFalse: "collections.randomQueriesMatchReference"
+        case .migrationCollectionFillsIgnored: "collections.addCollectionsByMigration"
         }
     }
 }

@@ -94,6 +94,7 @@ struct FaultyHarness: ConformanceHarness {
         case .migrationRenamesIgnored: plan.migrations = plan.migrations.map { $0.rebuilt(renames: false) }
         case .migrationProgressSilent: plan.progress = nil
         case .migrationChainCut: plan.migrations = Array(plan.migrations.prefix(1))
+        case .migrationCollectionFillsIgnored: plan.migrations = plan.migrations.map { $0.rebuilt(collectionFills: false) }
         default: break
         }
         do {
@@ -137,13 +138,15 @@ final class CapabilityHidingRepository: Repository {
 
 extension Migration {
     /// The same step without some of its declared parts (for the migration faults).
-    func rebuilt(transforms: Bool = true, storeSteps: Bool = true, renames: Bool = true) -> Migration {
+    func rebuilt(transforms: Bool = true, storeSteps: Bool = true, renames: Bool = true, collectionFills: Bool = true) -> Migration {
         var m = Migration(from: source, to: destination)
         if renames {
             for (new, old) in entityRenames { m = m.renamingEntity(old, to: new) }
             for (entity, map) in attributeRenames { for (new, old) in map { m = m.renamingAttribute(old, to: new, of: entity) } }
         }
-        for (entity, map) in fills { for (a, v) in map { m = m.filling(a, of: entity, with: v) } }
+        for (entity, map) in fills {
+            for (a, v) in map where collectionFills || (v.listValue == nil && v.mapValue == nil) { m = m.filling(a, of: entity, with: v) }
+        }
         if transforms { for (entity, t) in recordTransforms { m = m.transforming(entity, t) } }
         if storeSteps { for step in self.storeSteps { m = m.then(step) } }
         return m

@@ -71,7 +71,7 @@ final class FaultyTransaction: WriteTransaction {
         case .condition(var c):
             if fault == .caseSensitiveC { c.options.remove(.caseInsensitive) }
             if fault == .diacriticSensitiveD { c.options.remove(.diacriticInsensitive) }
-            return .condition(c)
+            return fault?.bendCollection(c, schema) ?? .condition(c)
         }
     }
 
@@ -113,7 +113,7 @@ final class FaultyTransaction: WriteTransaction {
         case (.datesTruncatedToMilliseconds, .date(let d)):
             return .date(Date(timeIntervalSince1970: (d.timeIntervalSince1970 * 1000).rounded(.down) / 1000))
         default:
-            return v
+            return fault?.writtenCollection(v) ?? v
         }
     }
 
@@ -132,9 +132,9 @@ final class FaultyTransaction: WriteTransaction {
     }
 
     /// A record on its way out of the store.
-    private func read(_ r: Record) -> Record {
+    private func read(_ stored: Record) -> Record {
+        var r = fault?.readCollections(stored) ?? stored
         guard fault == .largeValuesLostOnReopen && state.reopened else { return r }
-        var r = r
         for i in r.values.indices {
             switch r.values[i] {
             case .string(let s) where s.utf8.count > 1 << 16: r.values[i] = .string("")

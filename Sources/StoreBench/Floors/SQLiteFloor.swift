@@ -343,6 +343,7 @@ final class SQLiteFloor: Floor {
         case .string(let x): bindScratchText(s, i, &at, x.utf8.count)
         case .bytes(let b): bindScratchBlob(s, i, &at, b.count)
         case .uuid: bindScratchBlob(s, i, &at, 16)
+        case .list, .map: sqlite3_bind_null(s, i)   // the floor's datasets hold no collections
         }
     }
 

@@ -43,6 +43,7 @@ public struct DatasetChecksum: Sendable, Hashable {
         case .date(let d): addByte(5); addWord(d.timeIntervalSince1970.bitPattern)
         case .uuid(let u): addByte(6); withUnsafeBytes(of: u.uuid) { for b in $0 { addByte(b) } }
         case .bytes(let bs): addByte(7); addWord(UInt64(bs.count)); for b in bs { addByte(b) }
+        case .list, .map: addByte(8); add(.string(CollectionCoding.encode(v) ?? ""))
         }
     }
 

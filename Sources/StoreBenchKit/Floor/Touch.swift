@@ -48,6 +48,8 @@ public enum Touch {
         case .date(let d): date(d)
         case .uuid(let u): uuid(u)
         case .bytes(let b): b.count
+        case .list(let xs): xs.reduce(0) { fold($0, value($1)) }
+        case .map(let m): m.count
         }
     }
 
