@@ -201,6 +201,7 @@ let package = Package(
         // Counts the heap allocations of one thread (glibc's malloc interposed in the test binary).
         .testTarget(name: "StoreBenchTests", dependencies: [
             "StoreBench", "StoreBenchKit", "StoreBenchCLI", "StoreCore", "StoreConformance", "SQLiteStore", "LMDBStore", "GRDBStore", "ObjectGraph", "CSQLite",
+            "StoreBenchModels",
         ], exclude: ["Fixtures"]),   // a results file (and its report) written by an older build
         // Runs the seed ports (their binaries are built beside it) and counts their tokens.
         .testTarget(name: "ExamplesTests", path: "Tests/ExamplesTests"),

@@ -2,58 +2,83 @@ import Foundation
 import StoreCore
 
 extension ObjectGraph: ObservingRepository {
-    /// Watches `query` through a new context of the calling thread (see `ObjectContext.observe`):
-    /// each `waitForChange` merges the saves other contexts and `write`s posted, re-runs the
-    /// query and returns its change set.
+    /// Watches `query` through a new queue-bound context (`newBackgroundContext`): the saves of
+    /// other contexts and `write`s are pushed to it, without a merge call; `waitForChange`
+    /// returns the change from the results it returned last to the newest delivered ones.
     public func observeResults(_ query: Query) throws -> any ResultsObservation {
-        try GraphResultsObservation(context: newContext(), query: query)
+        try GraphResultsObservation(context: newBackgroundContext(), query: query)
     }
 }
 
-/// Internal: a context observing one query for `ObservingRepository`.
-final class GraphResultsObservation: ResultsObservation {
+/// Internal: pushed results of a queue-bound context, handed to a waiting thread.
+final class GraphResultsObservation: ResultsObservation, @unchecked Sendable {
+    // @unchecked: the fields below are touched with `condition` locked; objects are touched on
+    // the context's queue only (`value` reads them through `performAndWait`).
     private let context: ObjectContext
     private var token: ObservationToken?
-    private var objects: [ManagedObject] = []
-    private var latest: CollectionChange?
+    private let condition = NSCondition()
+    private var delivered: [ManagedObject] = []
+    private var returned: [ManagedObject] = []
+    private var modified: Set<ObjectID> = []
+    private var pending = false
     private var failure: (any Error)?
 
     init(context: ObjectContext, query: Query) throws {
         self.context = context
-        context.automaticallyMergesChanges = false   // merged only in waitForChange
-        token = try context.observe(query) { [unowned self] change in
-            switch change {
-            case .initial(let objects): self.objects = objects
-            case .update(let objects, let change):
-                self.objects = objects
-                self.latest = change
-            case .error(let error): self.failure = error
-            }
+        token = try context.performAndWait { c in
+            try c.observe(query) { [unowned self] change in self.receive(change) }
         }
     }
 
-    var count: Int { objects.count }
+    /// On the context's queue, at each delivery.
+    private func receive(_ change: ResultsChange) {
+        condition.lock()
+        defer { condition.unlock() }
+        switch change {
+        case .initial(let objects):
+            delivered = objects
+            returned = objects
+        case .update(let objects, let c):
+            for i in c.modificationsInNew { modified.insert(objects[i].objectID) }
+            delivered = objects
+            pending = true
+        case .error(let error):
+            failure = error
+            pending = true
+        }
+        condition.signal()
+    }
+
+    var count: Int { condition.withLock { returned.count } }
 
     func waitForChange(timeout: Double) throws -> CollectionChange? {
         let deadline = Date(timeIntervalSinceNow: max(0, timeout))
+        condition.lock()
+        defer { condition.unlock() }
         while true {
-            latest = nil
-            let remaining = deadline.timeIntervalSinceNow
-            guard remaining > 0, context.waitForChanges(timeout: remaining) else { return nil }
-            try context.mergeChanges()
-            if let failure {
-                self.failure = nil
-                throw failure
+            while !pending {
+                if !condition.wait(until: deadline) { return nil }
             }
-            if let change = latest { return change }
+            pending = false
+            if let error = failure {
+                failure = nil
+                throw error
+            }
+            let change = CollectionChange.between(old: returned.map(\.objectID), new: delivered.map(\.objectID)) { modified.contains($0) }
+            returned = delivered
+            modified = []
+            if !change.isEmpty { return change }
         }
     }
 
     func value(_ attribute: String, at index: Int) throws -> Value {
-        guard objects.indices.contains(index) else {
-            throw StoreError(.invalidValue, "index \(index) is outside the \(objects.count) observed results")
+        let object: ManagedObject = try condition.withLock {
+            guard returned.indices.contains(index) else {
+                throw StoreError(.invalidValue, "index \(index) is outside the \(returned.count) observed results")
+            }
+            return returned[index]
         }
-        return try objects[index].value(attribute)
+        return try context.performAndWait { _ in try object.value(attribute) }
     }
 
     func cancel() {

@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraphModels
+import StoreBenchKit
 
 /// The runner's `Post` (Sources/StoreConformance/SocialSchema.swift) as a declared model: the
 /// attributes the graph workloads read, bound by name to the store's entity.
@@ -18,9 +19,9 @@ import ObjectGraphModels
         self.createdAt = createdAt
     }
 
-    /// Every attribute read, folded into a number the optimizer cannot drop.
+    /// Every attribute read and folded as `Touch.row` folds the stored row (through the floors'
+    /// `PostOutput`), so the three ways give one sink.
     var touched: Int {
-        Int(truncatingIfNeeded: id) &+ title.utf8.count &+ body.utf8.count &+ Int(truncatingIfNeeded: score)
-            &+ Int(createdAt.timeIntervalSince1970) &+ (rating.map { Int($0) } ?? 0) &+ (published ? 1 : 0)
+        PostOutput(id: id, title: title, body: body, score: score, createdAt: createdAt, rating: rating, published: published).touch
     }
 }

@@ -125,7 +125,8 @@ extension ResultsView {
         let interval = parameter(ConcurrencySuite.Parameters.commitIntervalNanos, observed) ?? Int(ConcurrencyWorkloads.observedCommitInterval)
         md += "\(interval / 1_000_000) ms. Notification: from the commit's return to the observer's handling of the change set "
         md += "that holds it (over every observer). Commit: the writer's time per commit with that many observers. Only backends that declare "
-        md += "`observation` run it.\n\n"
+        md += "`observation` run it; an object graph pushes each commit to the observer's queue-bound context (no merge call), which re-runs "
+        md += "the query there and hands the change set to the observer's thread.\n\n"
         md += "| backend | results | commit, 0 observers | commit, 1 observer | commit, 10 observers | notify p50, 1 | notify p99, 1 | notify p50, 10 | notify p99, 10 |\n"
         md += "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n"
         for b in backends {
