@@ -33,6 +33,7 @@ extension ManagedObject {
     }
 
     /// Internal: the value of the attribute at `ordinal`, loading a fault.
+    @usableFromInline
     func value(ordinal i: Int) throws -> Value {
         let context = try usableContext()
         try context.fire(self)

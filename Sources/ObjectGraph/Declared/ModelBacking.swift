@@ -33,6 +33,7 @@ public final class ModelBacking {
 
     /// Records an access error on the model and, when it has one, its context (whose next
     /// `save()` throws it).
+    @usableFromInline
     func record(_ error: any Error) {
         let e = error as? StoreError ?? StoreError(.io, "\(error)")
         lastError = e
@@ -50,19 +51,30 @@ public final class ModelBacking {
 
 extension ModelBacking {
     /// An attribute's value: the managed object's, or (unmanaged, or after an error) `cache`.
+    /// Inlinable, so that each model's getters are specialized for their types where the model
+    /// is declared.
+    @inlinable
     public func get<T: PersistentValue>(_ index: Int, cache: inout T) -> T {
-        guard let object, let layout else { return cache }
+        guard let object, let ordinal = ordinal(of: index) else { return cache }
         do {
-            let v = try object.value(ordinal: layout.slots[index])
-            guard let t = T(storeValue: v) else {
-                throw StoreError(.invalidValue, "\(object.objectID).\(layout.entity.attributes[layout.slots[index]].name) holds \(v), not a \(T.self)")
-            }
+            let v = try object.value(ordinal: ordinal)
+            guard let t = T(storeValue: v) else { throw mismatch(v, at: ordinal, expected: T.self) }
             cache = t
             return t
         } catch {
             record(error)
             return cache
         }
+    }
+
+    /// The attribute ordinal of property `index`; nil while unmanaged.
+    @usableFromInline
+    func ordinal(of index: Int) -> Int? { layout?.slots[index] }
+
+    @usableFromInline
+    func mismatch(_ v: Value, at ordinal: Int, expected: Any.Type) -> StoreError {
+        let name = layout.map { "\(object.map { "\($0.objectID)" } ?? "?").\($0.entity.attributes[ordinal].name)" } ?? "?"
+        return StoreError(.invalidValue, "\(name) holds \(v), not a \(expected)")
     }
 
     /// Sets an attribute: `cache`, and the managed object's value when managed.
