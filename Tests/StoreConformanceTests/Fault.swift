@@ -220,6 +220,9 @@ enum Fault: String, CaseIterable, Sendable {
     case noneOverEmptyListIsFalse
     /// A migration's fills of list and map attributes are dropped: new collections start empty.
     case migrationCollectionFillsIgnored
+    /// A relationship compared with a key compares the record's own key (`author == 1` read as
+    /// `id == 1`).
+    case relationshipComparedAsOwnKey
 }
 
 extension Fault {
@@ -320,6 +323,7 @@ extension Fault {
         case .listComparedWithoutAnyAccepted: "collections.listConditionsNeedAnyOrNone"
         case .noneOverEmptyListIsFalse: "collections.randomQueriesMatchReference"
         case .migrationCollectionFillsIgnored: "collections.addCollectionsByMigration"
+        case .relationshipComparedAsOwnKey: "queries.relationshipsComparedByKey"
         }
     }
 }

@@ -71,6 +71,11 @@ final class FaultyTransaction: WriteTransaction {
         case .condition(var c):
             if fault == .caseSensitiveC { c.options.remove(.caseInsensitive) }
             if fault == .diacriticSensitiveD { c.options.remove(.diacriticInsensitive) }
+            if fault == .relationshipComparedAsOwnKey, c.keyPath.components.count == 1, !c.keyPath.isCount,
+               schema.entities.contains(where: { $0.relationship(c.keyPath.components[0]) != nil }) {
+                c.keyPath = "id"
+                c.quantifier = .single
+            }
             return fault?.bendCollection(c, schema) ?? .condition(c)
         }
     }
