@@ -75,7 +75,7 @@ public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
     ) throws -> [DeclSyntax] {
         guard let v = declaration.as(VariableDeclSyntax.self), let name = v.singleName,
               let type = v.bindings.first?.typeAnnotation?.type else { return [] }
-        return ["private var _\(raw: name): \(type.trimmed)"]
+        return ["@exclusivity(unchecked) private var _\(raw: name): \(type.trimmed)"]
     }
 }
 

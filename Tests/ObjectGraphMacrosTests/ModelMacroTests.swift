@@ -45,7 +45,7 @@ struct ModelMacroTests {
                     }
                 }
 
-                private var _id: Int64
+                @exclusivity(unchecked) private var _id: Int64
                 var username: String {
                     @storageRestrictions(initializes: _username)
                     init(initialValue) {
@@ -62,7 +62,7 @@ struct ModelMacroTests {
                     }
                 }
 
-                private var _username: String
+                @exclusivity(unchecked) private var _username: String
                 var bio: String? {
                     @storageRestrictions(initializes: _bio)
                     init(initialValue) {
@@ -79,7 +79,7 @@ struct ModelMacroTests {
                     }
                 }
 
-                private var _bio: String?
+                @exclusivity(unchecked) private var _bio: String?
                 var age: Int {
                     @storageRestrictions(initializes: _age)
                     init(initialValue) {
@@ -96,7 +96,7 @@ struct ModelMacroTests {
                     }
                 }
 
-                private var _age: Int
+                @exclusivity(unchecked) private var _age: Int
                 var posts: [Post] {
                     @storageRestrictions(initializes: _posts)
                     init(initialValue) {
@@ -113,7 +113,7 @@ struct ModelMacroTests {
                     }
                 }
 
-                private var _posts: [Post]
+                @exclusivity(unchecked) private var _posts: [Post]
                 var scratch = 0
                 var display: String { username }
                 init(id: Int64, username: String) {
@@ -193,7 +193,7 @@ struct ModelMacroTests {
                     }
                 }
 
-                private var _key: UUID
+                @exclusivity(unchecked) private var _key: UUID
                 var status: Status {
                     @storageRestrictions(initializes: _status)
                     init(initialValue) {
@@ -210,7 +210,7 @@ struct ModelMacroTests {
                     }
                 }
 
-                private var _status: Status
+                @exclusivity(unchecked) private var _status: Status
                 var author: User? {
                     @storageRestrictions(initializes: _author)
                     init(initialValue) {
@@ -227,7 +227,7 @@ struct ModelMacroTests {
                     }
                 }
 
-                private var _author: User?
+                @exclusivity(unchecked) private var _author: User?
 
                 public private(set) var persistentBacking = ModelBacking()
 
