@@ -15,43 +15,54 @@ public struct GraphSuite: WorkloadSuite {
     public var chartedByCategory: Bool { false }
 
     /// The three ways to read, from the store up.
-    static let ways = ["store", "string-keyed", "declared"]
-    static func name(_ way: String) -> String { "graph.read-key.\(way)" }
+    enum Way: String, CaseIterable, Sendable {
+        case store, stringKeyed = "string-keyed", declared
 
-    public var workloads: [Workload] { Self.ways.map(Self.readByKey) }
+        var workloadName: String { "graph.read-key.\(rawValue)" }
 
-    static func readByKey(_ way: String) -> Workload {
-        .define(name(way), WorkloadCategory("graph"),
-                "Read a post by a random primary key, every attribute, "
-                    + ["store": "through the graph's store (one read transaction each)",
-                       "string-keyed": "as a context's object by string keys (`object(\"Post\", id:)`, `value(\"title\")`…)",
-                       "declared": "as a declared `@Model` post (`model(Post.self, id:)`, `post.title`…)"][way]!,
+        var summary: String {
+            switch self {
+            case .store: "through the graph's store (one read transaction each)"
+            case .stringKeyed: "as a context's object by string keys (`object(\"Post\", id:)`, `value(\"title\")`…)"
+            case .declared: "as a declared `@Model` post (`model(Post.self, id:)`, `post.title`…)"
+            }
+        }
+    }
+
+    public var workloads: [Workload] { Way.allCases.map(Self.readByKey) }
+
+    static func readByKey(_ way: Way) -> Workload {
+        .define(way.workloadName, WorkloadCategory("graph"), "Read a post by a random primary key, every attribute, " + way.summary,
                 requires: .observation,
                 setup: { ctx in ctx.randomKeys(ctx.spec.operations.single, upTo: ctx.generator.posts) },
                 body: { repo, keys, timer in
-                    guard let graph = repo as? ObjectGraph else { throw BenchError("\(name(way)) runs on object-graph backends only") }
+                    guard let graph = repo as? ObjectGraph else { throw BenchError("\(way.workloadName) runs on object-graph backends only") }
                     return try read(way, keys, graph, timer)
                 })
     }
 
-    static func read(_ way: String, _ keys: [Int64], _ graph: ObjectGraph, _ timer: OperationTimer) throws -> Int {
+    /// Reads every post of `keys` the `way` way, each attribute folded as `Touch.row` folds it.
+    static func read(_ way: Way, _ keys: [Int64], _ graph: ObjectGraph, _ timer: OperationTimer) throws -> Int {
         var sink = 0
         let context = graph.newContext()
+        let missing = { (k: Int64) in BenchError("post \(k) is missing") }
         switch way {
-        case "store":
+        case .store:
             try timer.each(keys.count) { i in
-                sink &+= try graph.store.read { tx in Touch.row(try tx.fetch("Post", id: .int64(keys[i]))!) }
+                guard let r = try graph.store.read({ try $0.fetch("Post", id: .int64(keys[i])) }) else { throw missing(keys[i]) }
+                sink &+= Touch.row(r)
             }
-        case "string-keyed":
-            let names = ["id", "title", "body", "score", "createdAt", "rating", "published"]
+        case .stringKeyed:
+            let names = try graph.schema.entity("Post").attributes.map(\.name)
             try timer.each(keys.count) { i in
-                let post = try context.object("Post", id: .int64(keys[i]))!
-                var h = 0
-                for name in names { h = Touch.fold(h, Touch.value(try post.value(name))) }
-                sink &+= h
+                guard let post = try context.object("Post", id: .int64(keys[i])) else { throw missing(keys[i]) }
+                sink &+= try names.reduce(0) { h, name in Touch.fold(h, Touch.value(try post.value(name))) }
             }
-        default:
-            try timer.each(keys.count) { i in sink &+= try context.model(Post.self, id: keys[i])!.touched }
+        case .declared:
+            try timer.each(keys.count) { i in
+                guard let post = try context.model(Post.self, id: keys[i]) else { throw missing(keys[i]) }
+                sink &+= post.touched
+            }
         }
         return sink
     }
@@ -65,7 +76,7 @@ extension ResultsView {
     /// Per object-graph backend: the time per read of each way, and each way ÷ the one beneath.
     func graphModels() -> String {
         let rows = backends.compactMap { b -> String? in
-            let cells = GraphSuite.ways.map { okCell(b, GraphSuite.name($0)) }
+            let cells = GraphSuite.Way.allCases.map { okCell(b, $0.workloadName) }
             guard let store = cells[0], let keyed = cells[1], let declared = cells[2] else { return nil }
             return "| \(b) | \(Format.nanos(store.time)) | \(Format.nanos(keyed.time)) | "
                 + "\(Format.nanos(declared.time)) | \(Format.ratio(keyed.ratio(to: store))) | \(Format.ratio(declared.ratio(to: keyed))) |\n"
