@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import StoreCore
 
 /// The serial queue of a queue-bound context (Core Data's private queue), and a
 /// `SerialExecutor` over it, so that an actor (`GraphActor`) runs on the context's queue.
@@ -10,14 +10,14 @@ import Synchronization
 /// `PushDelivery`) schedules a merge on it that tells the context's observers.
 public final class ContextQueue: SerialExecutor, @unchecked Sendable {
     // @unchecked: `context` and `currentCommit` are only touched on `dispatch`; `scheduled`
-    // is a mutex; the rest is immutable.
+    // is `Locked` (a pthread mutex, which ThreadSanitizer sees); the rest is immutable.
     let dispatch: DispatchQueue
     public let delivery: PushDelivery
     let latency: PushLatencyProbe?
     weak var context: ObjectContext?
     /// While a push delivery runs: when the earliest save it carries was committed.
     var currentCommit: ContinuousClock.Instant?
-    private let scheduled = Mutex(false)
+    private let scheduled = Locked(false)
     private let marker = DispatchSpecificKey<Bool>()
 
     init(label: String, delivery: PushDelivery, latency: PushLatencyProbe?) {

@@ -1,4 +1,4 @@
-import Synchronization
+import StoreCore
 
 /// Records push latency: for each delivery of a queue-bound context, the time from the commit
 /// of the earliest save it carries (when the graph posted it, right after the store committed)
@@ -11,7 +11,7 @@ import Synchronization
 /// let p50 = probe.latencies.sorted()[probe.latencies.count / 2]
 /// ```
 public final class PushLatencyProbe: Sendable {
-    private let samples = Mutex<[Duration]>([])
+    private let samples = Locked<[Duration]>([])
 
     public init() {}
 

@@ -56,4 +56,17 @@ import Testing
         }
         #expect(Set(wrong).isEmpty, "\(Set(wrong).sorted().joined(separator: "\n"))")
     }
+
+    /// Every lock in Sources is `Locked` (a pthread mutex): `Synchronization.Mutex` blocks on a
+    /// futex ThreadSanitizer cannot see, and `make test-tsan` then reports races that are not
+    /// there (it did, twice: the graph's inbox list and a context queue's delivery flag).
+    @Test func locksAreOnesThreadSanitizerSees() throws {
+        let sources = Bench.root.appendingPathComponent("Sources")
+        let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)!
+            .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
+        let users = try files.filter { url in
+            try Self.code(String(contentsOf: url, encoding: .utf8)).contains(/\bMutex\s*[<(]/)
+        }
+        #expect(users.isEmpty, "use StoreCore.Locked in \(users.map(\.lastPathComponent))")
+    }
 }

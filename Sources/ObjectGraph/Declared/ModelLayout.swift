@@ -1,5 +1,4 @@
 import StoreCore
-import Synchronization
 
 /// Internal: where a declared model's properties live in its entity: per property (in
 /// declaration order) the attribute ordinal or relationship index. Built once per model type
@@ -13,7 +12,7 @@ final class ModelLayout: Sendable {
         self.slots = slots
     }
 
-    private static let cache = Mutex<[ObjectIdentifier: ModelLayout]>([:])
+    private static let cache = Locked<[ObjectIdentifier: ModelLayout]>([:])
 
     /// The layout of `M` in `schema`; `invalidValue` when the schema has no such entity,
     /// `schemaMismatch` when the entity is not what `M` declares.

@@ -1,4 +1,4 @@
-import Synchronization
+import StoreCore
 import StoreBenchKit
 
 /// The one list of workload families: the runner, `list`, the profiles and the report iterate
@@ -10,7 +10,7 @@ public enum Suites {
         ConcurrencySuite(), YCSBSuite(), LifecycleSuite(), SelfTestSuite(),
     ]
 
-    private static let added = Mutex<[any WorkloadSuite]>([])
+    private static let added = Locked<[any WorkloadSuite]>([])
 
     /// Adds a suite for this process (an outside package's, a test's): it runs, lands in results
     /// and gets its report parts like a built-in one. Register before `StoreBenchCLI.main` runs
