@@ -50,6 +50,8 @@ public final class ObjectContext {
     /// The store transaction reads use while one is open.
     var activeRead: (any ReadTransaction)?
     var purgeAt = 4096
+    /// The declared model layout used last, found without the shared cache's lock.
+    var lastModelLayout: (type: ObjectIdentifier, layout: ModelLayout)?
     /// For a context bound to a store write: the first storage error after a partial save.
     var poison: (any Error)?
     /// For a context bound to a store write: what its saves changed, published after commit.

@@ -9,7 +9,15 @@ struct ModelMembers {
 
     var declarations: [DeclSyntax] {
         [
-            "public private(set) var persistentBacking = ModelBacking()",
+            "@exclusivity(unchecked) private var _persistentBacking: ModelBacking? = nil",
+            """
+            public var persistentBacking: ModelBacking {
+                if let backing = _persistentBacking { return backing }
+                let backing = ModelBacking()
+                _persistentBacking = backing
+                return backing
+            }
+            """,
             "private let _$observationRegistrar = Observation.ObservationRegistrar()",
             "public static var entityName: String { \(literal: className) }",
             """
@@ -20,11 +28,11 @@ struct ModelMembers {
             """,
             """
             public required init(backing: ModelBacking) {
-                self.persistentBacking = backing\(raw: placeholders)
+                self._persistentBacking = backing\(raw: placeholders)
             }
             """,
             """
-            public func persistentValuesDidChange() {\(raw: properties.map { "\n_$observationRegistrar.withMutation(of: self, keyPath: \\.\($0.name)) {}" }.joined())
+            public func persistentValuesDidChange() {\(raw: properties.map { "\n_$observationRegistrar.withMutation(of: self, keyPath: Self._keyPath_\($0.name)) {}" }.joined())
             }
             """,
         ]

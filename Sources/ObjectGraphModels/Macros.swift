@@ -19,7 +19,7 @@
 /// The primary key is the property marked `@Attribute(.primaryKey)`, else the one named `id`.
 /// `@Transient` properties are not stored. The macro adds `init(backing:)`, so a class with no
 /// initializer of its own declares one.
-@attached(member, names: named(persistentBacking), named(_$observationRegistrar), named(entityName),
+@attached(member, names: named(persistentBacking), named(_persistentBacking), named(_$observationRegistrar), named(entityName),
           named(persistentProperties), named(init(backing:)), named(persistentValuesDidChange))
 @attached(memberAttribute)
 @attached(extension, conformances: PersistentModel, Observable)
@@ -44,5 +44,5 @@ public macro Transient() = #externalMacro(module: "ObjectGraphMacros", type: "Ma
 
 /// Written by `@Model` on each stored property: its accessors and cache.
 @attached(accessor, names: named(init), named(get), named(set))
-@attached(peer, names: prefixed(_))
+@attached(peer, names: prefixed(_), prefixed(_keyPath_))
 public macro _PersistedProperty(_ index: Int) = #externalMacro(module: "ObjectGraphMacros", type: "PersistedPropertyMacro")

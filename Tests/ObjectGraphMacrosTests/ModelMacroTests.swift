@@ -35,85 +35,95 @@ struct ModelMacroTests {
                         _id = initialValue
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.id)
+                        _$observationRegistrar.access(self, keyPath: Self._keyPath_id)
                         return persistentBacking.get(0, cache: &_id)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.id) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Self._keyPath_id) {
                             persistentBacking.set(0, newValue, cache: &_id)
                         }
                     }
                 }
 
                 @exclusivity(unchecked) private var _id: Int64
+
+                private static let _keyPath_id = \User.id
                 var username: String {
                     @storageRestrictions(initializes: _username)
                     init(initialValue) {
                         _username = initialValue
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.username)
+                        _$observationRegistrar.access(self, keyPath: Self._keyPath_username)
                         return persistentBacking.get(1, cache: &_username)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.username) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Self._keyPath_username) {
                             persistentBacking.set(1, newValue, cache: &_username)
                         }
                     }
                 }
 
                 @exclusivity(unchecked) private var _username: String
+
+                private static let _keyPath_username = \User.username
                 var bio: String? {
                     @storageRestrictions(initializes: _bio)
                     init(initialValue) {
                         _bio = initialValue
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.bio)
+                        _$observationRegistrar.access(self, keyPath: Self._keyPath_bio)
                         return persistentBacking.get(2, cache: &_bio)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.bio) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Self._keyPath_bio) {
                             persistentBacking.set(2, newValue, cache: &_bio)
                         }
                     }
                 }
 
                 @exclusivity(unchecked) private var _bio: String?
+
+                private static let _keyPath_bio = \User.bio
                 var age: Int {
                     @storageRestrictions(initializes: _age)
                     init(initialValue) {
                         _age = initialValue
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.age)
+                        _$observationRegistrar.access(self, keyPath: Self._keyPath_age)
                         return persistentBacking.get(3, cache: &_age)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.age) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Self._keyPath_age) {
                             persistentBacking.set(3, newValue, cache: &_age)
                         }
                     }
                 }
 
                 @exclusivity(unchecked) private var _age: Int
+
+                private static let _keyPath_age = \User.age
                 var posts: [Post] {
                     @storageRestrictions(initializes: _posts)
                     init(initialValue) {
                         _posts = initialValue
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.posts)
+                        _$observationRegistrar.access(self, keyPath: Self._keyPath_posts)
                         return persistentBacking.get(4, cache: &_posts)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.posts) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Self._keyPath_posts) {
                             persistentBacking.set(4, newValue, cache: &_posts)
                         }
                     }
                 }
 
                 @exclusivity(unchecked) private var _posts: [Post]
+
+                private static let _keyPath_posts = \User.posts
                 var scratch = 0
                 var display: String { username }
                 init(id: Int64, username: String) {
@@ -121,7 +131,16 @@ struct ModelMacroTests {
                     self.username = username
                 }
 
-                public private(set) var persistentBacking = ModelBacking()
+                @exclusivity(unchecked) private var _persistentBacking: ModelBacking? = nil
+
+                public var persistentBacking: ModelBacking {
+                    if let backing = _persistentBacking {
+                        return backing
+                    }
+                    let backing = ModelBacking()
+                    _persistentBacking = backing
+                    return backing
+                }
 
                 private let _$observationRegistrar = Observation.ObservationRegistrar()
 
@@ -140,21 +159,21 @@ struct ModelMacroTests {
                 }
 
                 public required init(backing: ModelBacking) {
-                    self.persistentBacking = backing
+                    self._persistentBacking = backing
                     self._id = ModelBacking.placeholder()
                     self._username = ModelBacking.placeholder()
                 }
 
                 public func persistentValuesDidChange() {
-                    _$observationRegistrar.withMutation(of: self, keyPath: \.id) {
+                    _$observationRegistrar.withMutation(of: self, keyPath: Self._keyPath_id) {
                     }
-                    _$observationRegistrar.withMutation(of: self, keyPath: \.username) {
+                    _$observationRegistrar.withMutation(of: self, keyPath: Self._keyPath_username) {
                     }
-                    _$observationRegistrar.withMutation(of: self, keyPath: \.bio) {
+                    _$observationRegistrar.withMutation(of: self, keyPath: Self._keyPath_bio) {
                     }
-                    _$observationRegistrar.withMutation(of: self, keyPath: \.age) {
+                    _$observationRegistrar.withMutation(of: self, keyPath: Self._keyPath_age) {
                     }
-                    _$observationRegistrar.withMutation(of: self, keyPath: \.posts) {
+                    _$observationRegistrar.withMutation(of: self, keyPath: Self._keyPath_posts) {
                     }
                 }
             }
@@ -183,45 +202,49 @@ struct ModelMacroTests {
                         _key = initialValue
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.key)
+                        _$observationRegistrar.access(self, keyPath: Self._keyPath_key)
                         return persistentBacking.get(0, cache: &_key)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.key) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Self._keyPath_key) {
                             persistentBacking.set(0, newValue, cache: &_key)
                         }
                     }
                 }
 
                 @exclusivity(unchecked) private var _key: UUID
+
+                private static let _keyPath_key = \Post.key
                 var status: Status {
                     @storageRestrictions(initializes: _status)
                     init(initialValue) {
                         _status = initialValue
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.status)
+                        _$observationRegistrar.access(self, keyPath: Self._keyPath_status)
                         return persistentBacking.get(1, cache: &_status)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.status) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Self._keyPath_status) {
                             persistentBacking.set(1, newValue, cache: &_status)
                         }
                     }
                 }
 
                 @exclusivity(unchecked) private var _status: Status
+
+                private static let _keyPath_status = \Post.status
                 var author: User? {
                     @storageRestrictions(initializes: _author)
                     init(initialValue) {
                         _author = initialValue
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.author)
+                        _$observationRegistrar.access(self, keyPath: Self._keyPath_author)
                         return persistentBacking.get(2, cache: &_author)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.author) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Self._keyPath_author) {
                             persistentBacking.set(2, newValue, cache: &_author)
                         }
                     }
@@ -229,7 +252,18 @@ struct ModelMacroTests {
 
                 @exclusivity(unchecked) private var _author: User?
 
-                public private(set) var persistentBacking = ModelBacking()
+                private static let _keyPath_author = \Post.author
+
+                @exclusivity(unchecked) private var _persistentBacking: ModelBacking? = nil
+
+                public var persistentBacking: ModelBacking {
+                    if let backing = _persistentBacking {
+                        return backing
+                    }
+                    let backing = ModelBacking()
+                    _persistentBacking = backing
+                    return backing
+                }
 
                 private let _$observationRegistrar = Observation.ObservationRegistrar()
 
@@ -246,17 +280,17 @@ struct ModelMacroTests {
                 }
 
                 public required init(backing: ModelBacking) {
-                    self.persistentBacking = backing
+                    self._persistentBacking = backing
                     self._key = ModelBacking.placeholder()
                     self._author = ModelBacking.placeholder()
                 }
 
                 public func persistentValuesDidChange() {
-                    _$observationRegistrar.withMutation(of: self, keyPath: \.key) {
+                    _$observationRegistrar.withMutation(of: self, keyPath: Self._keyPath_key) {
                     }
-                    _$observationRegistrar.withMutation(of: self, keyPath: \.status) {
+                    _$observationRegistrar.withMutation(of: self, keyPath: Self._keyPath_status) {
                     }
-                    _$observationRegistrar.withMutation(of: self, keyPath: \.author) {
+                    _$observationRegistrar.withMutation(of: self, keyPath: Self._keyPath_author) {
                     }
                 }
             }

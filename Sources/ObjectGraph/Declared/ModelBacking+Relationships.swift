@@ -22,7 +22,7 @@ extension ModelBacking {
         do {
             guard let (object, layout, context) = try bound() else { return cache }
             let r = context.model.relationships[layout.entity.index][layout.slots[index]]
-            let layoutOfD = try ModelLayout.of(D.self, in: context.schema)
+            let layoutOfD = try context.layout(of: D.self)
             return try context.relatedObjects(object, r).map { context.model(D.self, for: $0, layoutOfD) }
         } catch {
             record(error)

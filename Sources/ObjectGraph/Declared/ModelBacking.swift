@@ -3,9 +3,17 @@ import StoreCore
 /// Where a declared model keeps its managed object (nil while unmanaged) and the last error
 /// an access recorded. One per model instance; written by the `@Model` macro.
 public final class ModelBacking {
+    // The hot fields are `@exclusivity(unchecked)`: a model and its backing belong to one
+    // context's thread, and each getter read them (callgrind: ~600 instructions per 7-attribute
+    // read in swift_beginAccess and its TLS look-ups).
     /// The managed object, once inserted or fetched.
-    public internal(set) var object: ManagedObject?
-    var layout: ModelLayout?
+    @exclusivity(unchecked) public private(set) var object: ManagedObject?
+    /// `object` without a reference count: getters call through it without retaining and
+    /// releasing the object (whose count lives in a side table, the context's registry holding
+    /// it weakly: ~125 instructions a getter). Set with `object` by `bind`, its only writer;
+    /// valid while `object` holds it.
+    @usableFromInline @exclusivity(unchecked) var unretainedObject: Unmanaged<ManagedObject>?
+    @usableFromInline @exclusivity(unchecked) var layout: ModelLayout?
     /// The object's context, held so that a model keeps its context alive (as Realm and
     /// SwiftData objects do) where a managed object alone does not.
     var context: ObjectContext?
@@ -22,6 +30,7 @@ public final class ModelBacking {
     /// Binds an unmanaged model's backing to its new object.
     func bind(_ object: ManagedObject, _ layout: ModelLayout) {
         self.object = object
+        unretainedObject = Unmanaged.passUnretained(object)
         self.layout = layout
         context = object.context
     }
@@ -55,9 +64,9 @@ extension ModelBacking {
     /// is declared.
     @inlinable
     public func get<T: PersistentValue>(_ index: Int, cache: inout T) -> T {
-        guard let object, let ordinal = ordinal(of: index) else { return cache }
+        guard let unretainedObject, let ordinal = ordinal(of: index) else { return cache }
         do {
-            let v = try object.value(ordinal: ordinal)
+            let v = try unretainedObject._withUnsafeGuaranteedRef { try $0.value(ordinal: ordinal) }
             guard let t = T(storeValue: v) else { throw mismatch(v, at: ordinal, expected: T.self) }
             cache = t
             return t
@@ -68,7 +77,7 @@ extension ModelBacking {
     }
 
     /// The attribute ordinal of property `index`; nil while unmanaged.
-    @usableFromInline
+    @inlinable
     func ordinal(of index: Int) -> Int? { layout?.slots[index] }
 
     @usableFromInline

@@ -3,9 +3,10 @@ import StoreCore
 /// Internal: where a declared model's properties live in its entity: per property (in
 /// declaration order) the attribute ordinal or relationship index. Built once per model type
 /// and entity, checked against the store's schema.
+@usableFromInline
 final class ModelLayout: Sendable {
     let entity: Entity
-    let slots: [Int]
+    @usableFromInline let slots: [Int]
 
     private init(entity: Entity, slots: [Int]) {
         self.entity = entity

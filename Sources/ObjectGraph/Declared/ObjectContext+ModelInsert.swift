@@ -28,7 +28,7 @@ extension ObjectContext {
 
     /// Inserts an unmanaged model's attributes as a new object and binds the model to it.
     private func attach<M: PersistentModel>(_ model: M) throws {
-        let layout = try ModelLayout.of(M.self, in: schema)
+        let layout = try layout(of: M.self)
         var values = [Value](repeating: .null, count: layout.entity.attributes.count)
         for (i, p) in M.persistentProperties.enumerated() where !p.isRelationship {
             values[layout.slots[i]] = p.read(model)

@@ -31,7 +31,7 @@ extension ObjectContext {
     /// ```
     public func fetch<M: PersistentModel>(_: M.Type, where predicate: StorePredicate = .all, sort: [SortKey] = [],
                                           limit: Int? = nil, offset: Int = 0) throws -> [M] {
-        let layout = try ModelLayout.of(M.self, in: schema)
+        let layout = try layout(of: M.self)
         let objects = try fetch(Query(M.entityName, where: predicate, sort: sort, limit: limit, offset: offset))
         return objects.map { model(M.self, for: $0, layout) }
     }
@@ -43,9 +43,9 @@ extension ObjectContext {
 
     /// The model with this primary key, or nil.
     public func model<M: PersistentModel, K: PersistentValue>(_: M.Type, id: K) throws -> M? {
-        let layout = try ModelLayout.of(M.self, in: schema)
         guard let o = try object(M.entityName, id: id.storeValue) else { return nil }
-        return model(M.self, for: o, layout)
+        if let m = o.model as? M { return m }
+        return model(M.self, for: o, try layout(of: M.self))
     }
 
     /// Marks a managed model deleted, applying delete rules (see `delete(_ object:)`); an
@@ -58,7 +58,16 @@ extension ObjectContext {
 
     /// The model of a managed object: the one already bound to it, or a new one.
     public func model<M: PersistentModel>(_: M.Type, for object: ManagedObject) throws -> M {
-        model(M.self, for: object, try ModelLayout.of(M.self, in: schema))
+        model(M.self, for: object, try layout(of: M.self))
+    }
+
+    /// The layout of `M` in this context's schema: the last one used, or the shared cache's.
+    func layout<M: PersistentModel>(of _: M.Type) throws -> ModelLayout {
+        let type = ObjectIdentifier(M.self)
+        if let last = lastModelLayout, last.type == type { return last.layout }
+        let layout = try ModelLayout.of(M.self, in: schema)
+        lastModelLayout = (type, layout)
+        return layout
     }
 
     func model<M: PersistentModel>(_: M.Type, for object: ManagedObject, _ layout: ModelLayout) -> M {
