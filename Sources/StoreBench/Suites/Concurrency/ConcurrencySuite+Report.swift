@@ -117,6 +117,14 @@ extension ResultsView {
 
     static func observeName(_ size: Int, _ observers: Int) -> String { "concurrency.observe.\(size)-results.\(observers)-observers" }
 
+    /// Push observation's latency on `backend`, from a commit's return to the observer's
+    /// handling of its change set: p50 and p99 with one observer watching 100 results while a
+    /// writer commits (`concurrency.observe.100-results.1-observers`); nil where it did not run.
+    public func pushLatency(_ backend: String) -> (p50: Double?, p99: Double?) {
+        let name = Self.observeName(100, 1)
+        return (figure(ConcurrencySuite.Figures.notifyP50, backend, name), figure(ConcurrencySuite.Figures.notifyP99, backend, name))
+    }
+
     func observation() -> String {
         var md = "### Observation across threads\n\n"
         var any = false
