@@ -102,11 +102,17 @@ struct SQLMigration {
         let source = s.source!, e = s.entity, t = q(e.name)
         if source.name != e.name { try exec("ALTER TABLE \(q(source.name)) RENAME TO \(t)") }
         let oldKeys = Set(old.foreignKeyColumns(source).map(\.column)), newKeys = new.foreignKeyColumns(e)
+        let kept = new.keptPositionColumns(e, from: old, source)
+        for column in old.positionColumns(source) where !kept.contains(column) { try exec("ALTER TABLE \(t) DROP COLUMN \(q(column))") }
         try dropRemovedColumns(s, t, oldKeys.subtracting(newKeys.map(\.column)))
         try renameColumns(s, t)
         let added = try addColumns(s, t)
         for (column, r) in newKeys where !oldKeys.contains(column) {
             try exec("ALTER TABLE \(t) ADD COLUMN \(q(column)) \(SQLSchemaMapping.columnType(new.schema[r.destination]!.primaryKey.type))")
+        }
+        for (column, r) in newKeys where new.schema.inverse(of: r).relationship.isOrdered && !kept.contains(SQLOrderedList.positionColumn(for: column)) {
+            try exec("ALTER TABLE \(t) ADD COLUMN \(q(SQLOrderedList.positionColumn(for: column))) INTEGER")
+            try exec(SQLOrderedList.numberingByKey(table: e.name, ownerColumn: column, memberColumn: e.primaryKey.name))
         }
         let total = try count(e.name)
         // A new column with a fill always changes the checksums, so one test covers both.
@@ -189,6 +195,7 @@ struct SQLMigration {
         let total = try count(Self.aside(source.name))
         let oldKeys = Set(old.foreignKeyColumns(source).map(\.column))
         let keys = new.foreignKeyColumns(e).map(\.column).filter { oldKeys.contains($0) }
+            + new.keptPositionColumns(e, from: old, source)
         if s.transform == nil {
             var fills: [Value] = []
             var expressions: [String] = []
