@@ -36,6 +36,7 @@ struct LMDBMigration {
         defer { tx.isActive = false }
         try migrateRecords(moved.primary, into: new, keepsRecords: keepsRecords, keptIndexes: keptIndexes,
                            oldVersions: oldVersions, tx)
+        try tx.fillMissingOrders()
         for step in stage.migration.storeSteps { try step(tx) }
         let names = Set(stage.destination.entities.map(\.name))
         try LMDBLayout.writeRecordVersions(txn, meta, stage.destination, newVersions,

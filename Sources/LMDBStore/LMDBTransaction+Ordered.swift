@@ -54,6 +54,22 @@ extension LMDBTransaction {
         if keys.isEmpty { try txn.delete(dbi, owner) } else { try txn.put(dbi, owner, LMDBOrder.encode(keys)) }
     }
 
+    /// After a migration: each owner with links but no list order yet (a relationship made
+    /// ordered, or one whose entity was renamed) gets its links in key order.
+    func fillMissingOrders() throws {
+        for e in schema.entities {
+            for i in e.relationships.indices {
+                guard let dbi = layout.orders[e.index][i] else { continue }
+                let links = layout.relationships[e.index][i]
+                var owners: [[UInt8]] = []
+                try LMDBCursor(txn, links).forEachEntry { k, _ in if !(owners.last?.elementsEqual(k) ?? false) { owners.append(Array(k)) } }
+                for owner in owners where try txn.get(dbi, owner) == nil {
+                    try txn.put(dbi, owner, LMDBOrder.encode(try linkedKeys(links, owner)))
+                }
+            }
+        }
+    }
+
     /// Each ordered list against its links: the same members, none twice, no list without links.
     func checkOrders(into report: inout VerificationReport) {
         var checked = false

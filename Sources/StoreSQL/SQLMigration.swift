@@ -30,7 +30,7 @@ struct SQLMigration {
 
     private enum TablePlan { case create, alter, rebuild }
 
-    private func exec(_ sql: String, _ arguments: [Value] = []) throws { try db.execute(SQLStatement(sql), arguments) }
+    func exec(_ sql: String, _ arguments: [Value] = []) throws { try db.execute(SQLStatement(sql), arguments) }
 
     private static func aside(_ table: String) -> String { "sb_migrating_\(table)" }
 
@@ -276,11 +276,13 @@ struct SQLMigration {
                     continue
                 }
                 consumed.insert(oldTable)
+                let oldPositions = Self.positionColumns(oldObjects.first { $0.kind == .table && $0.name == oldTable })
                 if oldSource == "src" {
                     if oldTable != table { try exec("ALTER TABLE \(q(oldTable)) RENAME TO \(q(table))") }
+                    try matchJoinPositions(table, had: oldPositions, needs: new.joinPositionColumns(s.entity, r))
                 } else {
                     try exec(create)
-                    try exec("INSERT INTO \(q(table)) (\"src\", \"dst\") SELECT \"dst\", \"src\" FROM \(q(oldTable))")
+                    try copyTurnedAround(oldTable, into: table, had: oldPositions, needs: new.joinPositionColumns(s.entity, r))
                     try exec("DROP TABLE \(q(oldTable))")
                 }
             }

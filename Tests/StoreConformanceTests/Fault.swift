@@ -242,6 +242,8 @@ enum Fault: String, CaseIterable, Sendable {
     case orderedCountOffByOne
     /// A migration keeps the links of an ordered to-many but not their order (key order after).
     case orderLostByMigration
+    /// A migration that makes a relationship ordered drops its links (a new, empty list).
+    case linksDroppedWhenMadeOrdered
 }
 
 extension Fault {
@@ -351,6 +353,7 @@ extension Fault {
         case .orderedInverseLinkPrepends: "orderedRelationships.manyToManyOrderedSide"
         case .orderedCountOffByOne: "orderedRelationships.queriesOverOrderedLists"
         case .orderLostByMigration: "orderedRelationships.orderSurvivesMigration"
+        case .linksDroppedWhenMadeOrdered: "orderedRelationships.orderedOrNotByMigration"
         }
     }
 }

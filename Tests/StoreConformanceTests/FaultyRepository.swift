@@ -100,6 +100,7 @@ struct FaultyHarness: ConformanceHarness {
         do {
             let repo = try wrap(directory) { try base.open(schema: schema, directory: directory, migrations: plan) }
             if fault == .orderLostByMigration { try FaultyTransaction.sortOrderedLists(repo) }
+            if fault == .linksDroppedWhenMadeOrdered { try FaultyTransaction.dropLinksMadeOrdered(repo, plan) }
             return repo
         } catch let e as StoreError where (fault == .failedMigrationRecreatesStore && [.invalidValue, .constraintViolation].contains(e.category))
             || (fault == .unmigratableStoreRecreated && e.category == .schemaMismatch) {

@@ -68,6 +68,21 @@ extension FaultyTransaction {
         return c
     }
 
+    /// `linksDroppedWhenMadeOrdered`: the links of each relationship the plan made ordered, gone.
+    static func dropLinksMadeOrdered(_ repo: any Repository, _ plan: MigrationPlan) throws {
+        try repo.write { tx in
+            for m in plan.migrations {
+                for e in tx.schema.entities {
+                    for r in e.relationships where r.isOrdered && m.source[e.name]?.relationship(r.name)?.isOrdered == false {
+                        for owner in try tx.fetch(Query(e.name)).map(\.id) {
+                            for t in try tx.related(e.name, id: owner, via: r.name).map(\.id) { try tx.unlink(e.name, id: owner, r.name, from: t) }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// `orderLostByMigration`: every ordered list rewritten in primary-key order.
     static func sortOrderedLists(_ repo: any Repository) throws {
         try repo.write { tx in

@@ -149,5 +149,37 @@ enum OrderedRelationshipCases {
             try OrderedSchema.expectOrder(ctx, "Album", 1, "tracks", [6, 1, 2, 4], "after inserting 1 at 1 once migrated")
             try OrderedSchema.expectClean(ctx, "after the migration")
         },
+        ConformanceCase("orderedRelationships", "orderedOrNotByMigration", requires: OrderedSchema.needs.union(.migrations)) { ctx in
+            let unordered = try OrderedSchema.make {
+                $0[1].relationships[1].isOrdered = false
+                $0[3].relationships[0].isOrdered = false
+            }
+            try ctx.startOver(with: unordered)
+            try ctx.write { tx in
+                try tx.insert(try ctx.record("Album", ["id": 1]))
+                try tx.insert(try ctx.record("Playlist", ["id": 1]))
+                for i in 1...4 { try tx.insert(try ctx.record("Track", ["id": .int64(Int64(i))])) }
+                for i in [3, 1, 4] as [Int64] {
+                    try tx.link("Album", id: 1, "tracks", to: .int64(i))
+                    try tx.link("Playlist", id: 1, "tracks", to: .int64(i))
+                }
+            }
+            let ordered = try OrderedSchema.make(version: 2)
+            try ctx.migrate(to: ordered, MigrationPlan([Migration(from: unordered, to: ordered)]))
+            try OrderedSchema.expectOrder(ctx, "Album", 1, "tracks", [1, 3, 4], "made ordered by a migration (key order)")
+            try OrderedSchema.expectOrder(ctx, "Playlist", 1, "tracks", [1, 3, 4], "made ordered by a migration (key order)")
+            try ctx.write { tx in
+                try tx.link("Album", id: 1, "tracks", to: 2, at: 0)
+                try tx.move("Playlist", id: 1, "tracks", from: 2, to: 0)
+            }
+            try OrderedSchema.expectOrder(ctx, "Album", 1, "tracks", [2, 1, 3, 4], "after inserting 2 at 0")
+            try OrderedSchema.expectOrder(ctx, "Playlist", 1, "tracks", [4, 1, 3], "after moving 2 to 0")
+            try OrderedSchema.expectClean(ctx, "after a relationship was made ordered")
+            let plain = try OrderedSchema.make(version: 3) { $0[1].relationships[1].isOrdered = false }
+            try ctx.migrate(to: plain, MigrationPlan([Migration(from: ordered, to: plain)]))
+            try OrderedSchema.expectOrder(ctx, "Album", 1, "tracks", [1, 2, 3, 4], "made unordered again (key order)")
+            try OrderedSchema.expectOrder(ctx, "Playlist", 1, "tracks", [4, 1, 3], "still ordered")
+            try OrderedSchema.expectClean(ctx, "after a relationship was made unordered")
+        },
     ]
 }
