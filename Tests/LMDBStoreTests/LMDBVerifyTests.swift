@@ -170,3 +170,47 @@ struct LMDBVerifyTests {
         #expect(!FileManager.default.fileExists(atPath: dir.dataFile.path))
     }
 }
+
+/// `verify()` of ordered relationships: a list order that disagrees with the links.
+extension LMDBVerifyTests {
+    @Test("a list order repeating one link and missing another, written behind the store's back, is found")
+    func brokenOrder() throws {
+        let schema = try Schema(version: 1, entities: [
+            EntityDescription("Album", primaryKey: "id", attributes: [Attribute("id", .int64)],
+                              relationships: [Relationship("tracks", to: "Track", inverse: "album", .toMany, ordered: true)]),
+            EntityDescription("Track", primaryKey: "id", attributes: [Attribute("id", .int64)],
+                              relationships: [Relationship("album", to: "Album", inverse: "tracks", .toOne)]),
+        ])
+        let dir = try TemporaryDirectory("verify-order")
+        let store = try LMDBStore(directory: dir.url, schema: schema)
+        try store.write { tx in
+            try tx.insert(try schema["Album"]!.record(["id": 1]))
+            for i in 1...2 {
+                try tx.insert(try schema["Track"]!.record(["id": .int64(Int64(i))]))
+                try tx.link("Album", id: 1, "tracks", to: .int64(Int64(i)))
+            }
+        }
+        try store.close()
+        #expect(try LMDBStore.verify(directory: dir.url, schema: schema).isClean)
+        var env: OpaquePointer?
+        mdb_env_create(&env)
+        mdb_env_set_maxdbs(env, 16)
+        #expect(mdb_env_open(env, dir.url.path, 0, 0o644) == 0)
+        var txn: OpaquePointer?
+        mdb_txn_begin(env, nil, 0, &txn)
+        var dbi: MDB_dbi = 0
+        #expect(mdb_dbi_open(txn, "Album.tracks@order", 0, &dbi) == 0)
+        let one = KeyEncoding.encode(.int64(1))
+        var key = one, value = ([0, UInt8(one.count)] + one) + ([0, UInt8(one.count)] + one)
+        key.withUnsafeMutableBytes { k in
+            value.withUnsafeMutableBytes { v in
+                var mk = MDB_val(mv_size: k.count, mv_data: k.baseAddress), mv = MDB_val(mv_size: v.count, mv_data: v.baseAddress)
+                #expect(mdb_put(txn, dbi, &mk, &mv, 0) == 0)
+            }
+        }
+        #expect(mdb_txn_commit(txn) == 0)
+        mdb_env_close(env)
+        let report = try LMDBStore.verify(directory: dir.url, schema: schema)
+        #expect(report.problems.contains { $0.area == "Album.tracks@order" && $0.detail.contains("missing or repeated positions") }, "\(report)")
+    }
+}
