@@ -180,6 +180,14 @@ enum OrderedRelationshipCases {
             try OrderedSchema.expectOrder(ctx, "Album", 1, "tracks", [1, 2, 3, 4], "made unordered again (key order)")
             try OrderedSchema.expectOrder(ctx, "Playlist", 1, "tracks", [4, 1, 3], "still ordered")
             try OrderedSchema.expectClean(ctx, "after a relationship was made unordered")
+            let renamed = try OrderedSchema.make(version: 4) {
+                $0[1].relationships[1].isOrdered = false
+                $0[3].name = "Mixtape"
+                $0[2].relationships[1].destination = "Mixtape"
+            }
+            try ctx.migrate(to: renamed, MigrationPlan([Migration(from: plain, to: renamed).renamingEntity("Playlist", to: "Mixtape")]))
+            try OrderedSchema.expectOrder(ctx, "Mixtape", 1, "tracks", [4, 1, 3], "after Playlist was renamed Mixtape")
+            try OrderedSchema.expectClean(ctx, "after an entity with an ordered list was renamed")
         },
     ]
 }
