@@ -33,6 +33,8 @@ struct LMDBLayout: Sendable {
     let inverses: [[MDB_dbi]]              // the inverse side's database, same positions
     /// The list order of each ordered to-many (`LMDBOrder`), same positions; nil when unordered.
     var orders: [[MDB_dbi?]] = []
+    /// The inverse side's order database, same positions (nil when the inverse is unordered).
+    var inverseOrders: [[MDB_dbi?]] = []
     /// Whether records may be in format 2 (a store created before format 3, `sb_meta`
     /// format "2+3"); otherwise a record in format 2 is `corrupted`.
     var acceptsFormat2 = false
@@ -202,6 +204,12 @@ struct LMDBLayout: Sendable {
         var layout = LMDBLayout(primary: primary, recordVersions: recordVersions ?? schema.entities.map { _ in schema.version },
                                 indexes: indexes, relationships: relationships, inverses: inverses)
         layout.orders = try schema.entities.map { e in try e.relationships.map { r in r.isOrdered ? try dbi(LMDBOrder.databaseName(e, r), 0) : nil } }
+        layout.inverseOrders = schema.entities.map { e in
+            e.relationships.map { r -> MDB_dbi? in
+                let (d, inv) = schema.inverse(of: r)
+                return layout.orders[d.index][d.relationships.firstIndex { $0.name == inv.name }!]
+            }
+        }
         return layout
     }
 

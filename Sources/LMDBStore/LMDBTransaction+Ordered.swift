@@ -31,9 +31,9 @@ extension LMDBTransaction {
     }
 
     /// The order databases of `e`'s relationship at `position` and of its inverse (nil: unordered).
+    @inline(__always)
     func orderDatabases(_ e: Entity, _ position: Int) -> (forward: MDB_dbi?, backward: MDB_dbi?) {
-        let (d, inverse) = schema.inverse(of: e.relationships[position])
-        return (layout.orders[e.index][position], layout.orders[d.index][d.relationships.firstIndex { $0.name == inverse.name }!])
+        (layout.orders[e.index][position], layout.inverseOrders[e.index][position])
     }
 
     /// Puts `member` at `index` of `owner`'s list (its end when nil); a member already there stays.
