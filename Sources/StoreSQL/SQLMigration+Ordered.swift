@@ -10,6 +10,16 @@ extension SQLMigration {
         return Set((table?.columns ?? []).compactMap { $0.split(separator: " ").first.map(String.init) }.filter { $0.hasPrefix(prefix) })
     }
 
+    /// A rebuilt table's position columns its source lacked (a relationship made ordered),
+    /// numbered by member key.
+    func numberNewPositions(_ s: MigrationStage.EntityStep) throws {
+        let e = s.entity, kept = Set(new.keptPositionColumns(e, from: old, s.source!))
+        for (column, r) in new.foreignKeyColumns(e) where new.schema.inverse(of: r).relationship.isOrdered {
+            guard !kept.contains(SQLOrderedList.positionColumn(for: column)) else { continue }
+            try exec(SQLOrderedList.numberingByKey(table: e.name, ownerColumn: column, memberColumn: e.primaryKey.name))
+        }
+    }
+
     /// A join table kept as it was (maybe renamed): adds and numbers the position columns it
     /// lacks, drops those it no longer needs.
     func matchJoinPositions(_ table: String, had: Set<String>, needs: [String]) throws {

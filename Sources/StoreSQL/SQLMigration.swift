@@ -48,7 +48,10 @@ struct SQLMigration {
         for t in rebuilt { try exec("ALTER TABLE \(q(t)) RENAME TO \(q(Self.aside(t)))") }
         for e in stage.removedEntities { try exec("DROP TABLE \(q(e.name))") }
         for (s, p) in zip(steps, plans) where p == .alter { try alter(s) }
-        for (s, p) in zip(steps, plans) where p == .rebuild { try rebuild(s, newObjects) }
+        for (s, p) in zip(steps, plans) where p == .rebuild {
+            try rebuild(s, newObjects)
+            try numberNewPositions(s)
+        }
         for (s, p) in zip(steps, plans) where p == .create {
             try exec(newObjects.first { $0.kind == .table && $0.name == s.entity.name }!.sql)
         }
@@ -112,8 +115,8 @@ struct SQLMigration {
         }
         for (column, r) in newKeys where new.schema.inverse(of: r).relationship.isOrdered && !kept.contains(SQLOrderedList.positionColumn(for: column)) {
             try exec("ALTER TABLE \(t) ADD COLUMN \(q(SQLOrderedList.positionColumn(for: column))) INTEGER")
-            try exec(SQLOrderedList.numberingByKey(table: e.name, ownerColumn: column, memberColumn: e.primaryKey.name))
         }
+        try numberNewPositions(s)
         let total = try count(e.name)
         // A new column with a fill always changes the checksums, so one test covers both.
         if added.rewritesChecksums {
