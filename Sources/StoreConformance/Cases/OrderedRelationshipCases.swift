@@ -175,20 +175,18 @@ enum OrderedRelationshipCases {
             try OrderedSchema.expectOrder(ctx, "Album", 1, "tracks", [2, 1, 3, 4], "after inserting 2 at 0")
             try OrderedSchema.expectOrder(ctx, "Playlist", 1, "tracks", [4, 1, 3], "after moving 2 to 0")
             try OrderedSchema.expectClean(ctx, "after a relationship was made ordered")
-            let plain = try OrderedSchema.make(version: 3) {
-                $0[1].relationships[1].isOrdered = false
-                $0[2].attributes[1].isOptional = true
-            }
+            // Album.tracks unordered again, Track's title optional as in version 2.
+            let plain = try OrderedSchema.make(version: 3) { $0[1].relationships[1].isOrdered = false; $0[2].attributes[1].isOptional = true }
             try ctx.migrate(to: plain, MigrationPlan([Migration(from: ordered, to: plain)]))
             try OrderedSchema.expectOrder(ctx, "Album", 1, "tracks", [1, 2, 3, 4], "made unordered again (key order)")
             try OrderedSchema.expectOrder(ctx, "Playlist", 1, "tracks", [4, 1, 3], "still ordered")
             try OrderedSchema.expectClean(ctx, "after a relationship was made unordered")
-            let renamed = try OrderedSchema.make(version: 4) {
-                $0[1].relationships[1].isOrdered = false
-                $0[2].attributes[1].isOptional = true
-                $0[3].name = "Mixtape"
-                $0[2].relationships[1].destination = "Mixtape"
-            }
+            let renamed = try Schema(version: 4, entities: plain.descriptions.map { d in
+                var d = d
+                if d.name == "Playlist" { d.name = "Mixtape" }
+                d.relationships = d.relationships.map { r in var r = r; if r.destination == "Playlist" { r.destination = "Mixtape" }; return r }
+                return d
+            })
             try ctx.migrate(to: renamed, MigrationPlan([Migration(from: plain, to: renamed).renamingEntity("Playlist", to: "Mixtape")]))
             try OrderedSchema.expectOrder(ctx, "Mixtape", 1, "tracks", [4, 1, 3], "after Playlist was renamed Mixtape")
             try OrderedSchema.expectClean(ctx, "after an entity with an ordered list was renamed")
