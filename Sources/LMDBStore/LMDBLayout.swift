@@ -9,6 +9,7 @@ import StoreCore
 /// | `<Entity>`          | primary key (`KeyEncoding`) | record (`RecordCodec`)    |         |
 /// | `<Entity>#<a>,<b>`  | index values (`KeyEncoding`, cut at 480 bytes) | primary key | dupsort |
 /// | `<Entity>.<rel>`    | primary key                 | related primary key       | dupsort |
+/// | `<Entity>.<rel>@order` | primary key (an ordered to-many's owner) | its members' keys in list order (`LMDBOrder`) |  |
 ///
 /// Every relationship has its own database on each side (to-one, to-many and both directions
 /// of many-to-many), so traversal in either direction is one cursor range. Internal.
@@ -30,6 +31,10 @@ struct LMDBLayout: Sendable {
     let indexes: [[Index]]                 // by entity index
     let relationships: [[MDB_dbi]]         // by entity index, then relationship position
     let inverses: [[MDB_dbi]]              // the inverse side's database, same positions
+    /// The list order of each ordered to-many (`LMDBOrder`), same positions; nil when unordered.
+    var orders: [[MDB_dbi?]] = []
+    /// The inverse side's order database, same positions (nil when the inverse is unordered).
+    var inverseOrders: [[MDB_dbi?]] = []
     /// Whether records may be in format 2 (a store created before format 3, `sb_meta`
     /// format "2+3"); otherwise a record in format 2 is `corrupted`.
     var acceptsFormat2 = false
@@ -39,7 +44,7 @@ struct LMDBLayout: Sendable {
     static let indexKeyLimit = 480
 
     static func databaseCount(_ schema: Schema) -> Int {
-        1 + schema.entities.reduce(0) { $0 + 1 + $1.indexes.count + $1.relationships.count }
+        1 + schema.entities.reduce(0) { $0 + 1 + $1.indexes.count + $1.relationships.count + $1.relationships.filter(\.isOrdered).count }
     }
 
     static func indexName(_ e: Entity, _ i: IndexDescription) -> String { "\(e.name)#\(i.attributes.joined(separator: ","))" }
@@ -196,8 +201,16 @@ struct LMDBLayout: Sendable {
                 return relationships[d.index][d.relationships.firstIndex { $0.name == inv.name }!]
             }
         }
-        return LMDBLayout(primary: primary, recordVersions: recordVersions ?? schema.entities.map { _ in schema.version },
-                          indexes: indexes, relationships: relationships, inverses: inverses)
+        var layout = LMDBLayout(primary: primary, recordVersions: recordVersions ?? schema.entities.map { _ in schema.version },
+                                indexes: indexes, relationships: relationships, inverses: inverses)
+        layout.orders = try schema.entities.map { e in try e.relationships.map { r in r.isOrdered ? try dbi(LMDBOrder.databaseName(e, r), 0) : nil } }
+        layout.inverseOrders = schema.entities.map { e in
+            e.relationships.map { r -> MDB_dbi? in
+                let (d, inv) = schema.inverse(of: r)
+                return layout.orders[d.index][d.relationships.firstIndex { $0.name == inv.name }!]
+            }
+        }
+        return layout
     }
 
     /// The stored version and fingerprint, after checking the store's record format; a store

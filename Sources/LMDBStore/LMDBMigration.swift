@@ -29,13 +29,16 @@ struct LMDBMigration {
         let newVersions = stage.entities.map { s in keepsRecords[s.entity.index] ? oldVersions[s.source!.index] : stage.destination.version }
         let keptIndexes = keptIndexNames(keepsRecords)
         try dropUnused(old, keptIndexes: keptIndexes)
+        try dropUnusedOrders(old)
         let moved = try moveAsideReusedNames(old)
         let new = try LMDBLayout.handles(txn, schema: stage.destination, create: true, path: path, recordVersions: newVersions)
         try moveRenamedRelationships(moved.relationships, into: new)
+        try moveRenamedOrders(old, into: new)
         let tx = LMDBTransaction(schema: stage.destination, layout: new, env: mdb_txn_env(h), txn: txn, writable: true)
         defer { tx.isActive = false }
         try migrateRecords(moved.primary, into: new, keepsRecords: keepsRecords, keptIndexes: keptIndexes,
                            oldVersions: oldVersions, tx)
+        try tx.fillMissingOrders()
         for step in stage.migration.storeSteps { try step(tx) }
         let names = Set(stage.destination.entities.map(\.name))
         try LMDBLayout.writeRecordVersions(txn, meta, stage.destination, newVersions,
@@ -166,7 +169,7 @@ struct LMDBMigration {
         }
     }
 
-    private func copy(_ from: MDB_dbi, into to: MDB_dbi) throws {
+    func copy(_ from: MDB_dbi, into to: MDB_dbi) throws {
         try LMDBCursor(txn, from).forEachEntry { k, v in try txn.put(to, Array(k), Array(v)) }
     }
 
@@ -183,7 +186,7 @@ struct LMDBMigration {
     }
 
     /// Deletes a database and closes its handle.
-    private func drop(_ dbi: MDB_dbi) throws {
+    func drop(_ dbi: MDB_dbi) throws {
         try LMDBError.check(mdb_drop(try txn.live, dbi, 1), "cannot drop a database of \(path) while migrating it")
     }
 }

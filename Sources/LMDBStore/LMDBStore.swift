@@ -46,7 +46,7 @@ public final class LMDBStore: Repository, @unchecked Sendable {
     public let migrationGeneration: Int
     public let options: StoreOptions
     public let mapLimits: MapSize
-    public let capabilities: Capabilities = [.persistence, .snapshotReads, .concurrentReaders, .schemaVersioning, .migrations, .integrityCheck, .compaction, .readOnlyMode,
+    public let capabilities: Capabilities = [.persistence, .snapshotReads, .concurrentReaders, .schemaVersioning, .migrations, .integrityCheck, .compaction, .readOnlyMode, .orderedRelationships,
                                                   .primitiveLists, .primitiveMaps]
 
     let env: LMDBEnvironment

@@ -28,6 +28,7 @@ extension LMDBTransaction {
         }
         report.checks.append("index databases: every entry against its record, one entry per record")
         report.checks.append("relationship databases: every link between existing records, on both sides")
+        checkOrders(into: &report)
     }
 
     // MARK: Internal helpers

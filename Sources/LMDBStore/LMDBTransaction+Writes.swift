@@ -76,27 +76,41 @@ extension LMDBTransaction {
     }
 
     func link(_ entity: String, id: Value, _ relationship: String, to target: Value) throws {
+        try link(entity, id, relationship, target, at: nil)
+    }
+
+    /// `link`, putting the target at `index` of an ordered list (`nil`: at its end).
+    func link(_ entity: String, _ id: Value, _ relationship: String, _ target: Value, at index: Int?) throws {
         let (e, r, position) = try resolveRelationship(entity, relationship)
+        if let index { try r.requireOrdered(in: e.name, for: "link(at: \(index))") }
         let (d, inverse) = schema.inverse(of: r)
         let key = primaryKey(try e.checkedKey(id)), targetKey = primaryKey(try d.checkedKey(target))
         guard try recordBytes(e, key) != nil else { throw StoreError(.notFound, "\(e.name) \(id) does not exist") }
         guard try recordBytes(d, targetKey) != nil else { throw StoreError(.notFound, "\(d.name) \(target) does not exist") }
         let forward = layout.relationships[e.index][position], backward = layout.inverses[e.index][position]
+        let order = orderDatabases(e, position)
+        if let index, let dbi = order.forward {
+            try OrderedLinks.checkInsertion(e.name, r.name, index: index, count: try orderedKeys(dbi, key).count)
+        }
         try noteMapFull {
             if r.cardinality == .toOne {       // the source's previous target goes
                 for old in try linkedKeys(forward, key) where old != targetKey {
                     try txn.delete(forward, key, old)
                     try txn.delete(backward, old, key)
+                    try removeFromOrder(order.backward, owner: old, member: key)
                 }
             }
             if inverse.cardinality == .toOne { // the target's previous partner goes
                 for old in try linkedKeys(backward, targetKey) where old != key {
                     try txn.delete(backward, targetKey, old)
                     try txn.delete(forward, old, targetKey)
+                    try removeFromOrder(order.forward, owner: old, member: targetKey)
                 }
             }
-            try txn.put(forward, key, targetKey, flags: MDB_NODUPDATA)
+            guard try txn.put(forward, key, targetKey, flags: MDB_NODUPDATA) else { return }
             try txn.put(backward, targetKey, key, flags: MDB_NODUPDATA)
+            try addToOrder(order.forward, owner: key, member: targetKey, at: index)
+            try addToOrder(order.backward, owner: targetKey, member: key, at: nil)
         }
     }
 
@@ -105,15 +119,18 @@ extension LMDBTransaction {
         let d = schema[r.destination]!
         let key = primaryKey(try e.checkedKey(id)), targetKey = primaryKey(try d.checkedKey(target))
         guard try recordBytes(e, key) != nil else { throw StoreError(.notFound, "\(e.name) \(id) does not exist") }
+        let order = orderDatabases(e, position)
         try noteMapFull {
             try txn.delete(layout.relationships[e.index][position], key, targetKey)
             try txn.delete(layout.inverses[e.index][position], targetKey, key)
+            try removeFromOrder(order.forward, owner: key, member: targetKey)
+            try removeFromOrder(order.backward, owner: targetKey, member: key)
         }
     }
 
     // MARK: Internal helpers
 
-    private func resolveRelationship(_ entity: String, _ name: String) throws -> (Entity, Relationship, Int) {
+    func resolveRelationship(_ entity: String, _ name: String) throws -> (Entity, Relationship, Int) {
         let e = try self.entity(entity, forWrite: true)
         let r = try e.requireRelationship(name)
         return (e, r, e.relationships.firstIndex { $0.name == name }!)
@@ -253,8 +270,13 @@ extension LMDBTransaction {
         for (e, key) in order {
             for i in e.relationships.indices {
                 let forward = layout.relationships[e.index][i], backward = layout.inverses[e.index][i]
-                for t in try linkedKeys(forward, key) { try txn.delete(backward, t, key) }
+                let order = orderDatabases(e, i)
+                for t in try linkedKeys(forward, key) {
+                    try txn.delete(backward, t, key)
+                    try removeFromOrder(order.backward, owner: t, member: key)   // its place in their lists closes
+                }
                 try txn.delete(forward, key)
+                if let own = order.forward { try txn.delete(own, key) }
             }
             guard let b = try recordBytes(e, key) else { continue }
             let old = try decode(e, b)

@@ -161,7 +161,9 @@ final class LMDBTransaction: WriteTransaction {
         guard try recordBytes(e, key) != nil else { throw StoreError(.notFound, "\(e.name) \(id) does not exist") }
         let d = schema[r.destination]!
         let position = e.relationships.firstIndex { $0.name == r.name }!
-        return try linkedKeys(layout.relationships[e.index][position], key).map { k in
+        let keys = try layout.orders[e.index][position].map { try orderedKeys($0, key) }
+            ?? linkedKeys(layout.relationships[e.index][position], key)
+        return try keys.map { k in
             guard let b = try recordBytes(d, k) else {
                 throw StoreError(.corrupted, "\(e.name) \(id) links to a missing \(d.name) through '\(r.name)'",
                                  context: KeyEncoding.describe(k))

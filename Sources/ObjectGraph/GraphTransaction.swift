@@ -122,6 +122,21 @@ struct GraphWriteTransaction: WriteTransaction {
         }
     }
 
+    func link(_ entity: String, id: Value, _ relationship: String, to target: Value, at index: Int) throws {
+        try saving {
+            let a = try existing(entity, id)
+            let r = try context.model.info(a.entity, relationship)
+            try context.link(a, r, try existing(r.destination.name, target), at: index)
+        }
+    }
+
+    func move(_ entity: String, id: Value, _ relationship: String, from: Int, to: Int) throws {
+        try saving {
+            let a = try existing(entity, id)
+            try context.moveLink(a, try context.model.info(a.entity, relationship), from: from, to: to)
+        }
+    }
+
     private func existing(_ entity: String, _ id: Value) throws -> ManagedObject {
         guard let o = try context.object(entity, id: id) else {
             throw StoreError(.notFound, "no \(entity) with id \(id)", context: "\(entity)(\(id))")

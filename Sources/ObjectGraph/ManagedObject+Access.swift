@@ -89,7 +89,7 @@ extension ManagedObject {
     }
 
     /// The objects at the other end of a relationship, primary key ascending (0 or 1 for a
-    /// to-one). Loads the relationship on first use; the objects come loaded with it.
+    /// to-one; an ordered to-many in its list order). Loads the relationship on first use; the objects come loaded with it.
     public func related(_ name: String) throws -> [ManagedObject] {
         let context = try usableContext()
         let r = try context.model.info(entity, name)

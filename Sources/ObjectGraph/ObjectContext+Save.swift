@@ -128,6 +128,8 @@ struct SavePlan {
     /// Inserted records by entity index.
     var inserts: [[Record]]
     var links: [LinkOp] = []
+    /// The unsaved orders of ordered to-manys, applied after the links (`SavePlan+Ordered`).
+    var orders: [OrderOp] = []
     var changes = SavedChanges()
 
     /// Validates and plans; throws the first validation error.
@@ -164,6 +166,7 @@ struct SavePlan {
                 if !keys.isEmpty { changes.updated[o.objectID] = keys }
             }
             planLinks(o, model)
+            planOrders(o, model)
         }
     }
 
@@ -201,6 +204,10 @@ struct SavePlan {
         }
         for op in links {
             try tx.link(op.entity, id: op.id, op.relationship, to: op.target)
+            applied += 1
+        }
+        for op in orders {
+            try op.apply(in: tx)
             applied += 1
         }
     }

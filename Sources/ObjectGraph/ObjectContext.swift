@@ -369,6 +369,7 @@ public final class ObjectContext {
         let records = try withRead { try $0.related(o.entity.name, id: o.id, via: r.name) }
         let objects = records.map { object(for: $0) }
         o.slots![r.index].loaded = objects.map(\.id)
+        if r.relationship.isOrdered && o.slots![r.index].isDirty { o.slots![r.index].arrange() }
         return objects
     }
 
@@ -380,6 +381,7 @@ public final class ObjectContext {
 
     func editSlot(_ o: ManagedObject, _ index: Int, _ edit: (inout RelationshipSlot) -> Void) {
         if o.slots == nil { o.slots = Array(repeating: RelationshipSlot(), count: o.entity.relationships.count) }
+        if o.entity.relationships[index].isOrdered { o.slots![index].arrange() }
         edit(&o.slots![index])
         markChanged(o)
     }
@@ -402,6 +404,8 @@ public final class ObjectContext {
         let oldOfA = r.isToMany ? nil : try relatedKeys(a, r).first
         if !r.isToMany, oldOfA == b.id { return }
         let oldOfB = inverse.isToMany ? nil : try relatedKeys(b, inverse).first
+        if r.relationship.isOrdered { _ = try relatedKeys(a, r) }   // an ordered list appends to what it holds
+        if inverse.relationship.isOrdered { _ = try relatedKeys(b, inverse) }
         if let k = oldOfA { unlinkPair(a, r, fault(ObjectID(r.destination, k))) }
         if let k = oldOfB, k != a.id { unlinkPair(fault(ObjectID(a.entity, k)), r, b) }
         editSlot(a, r.index) { $0.add(b.id) }

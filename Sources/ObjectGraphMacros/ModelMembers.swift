@@ -47,14 +47,17 @@ struct ModelMembers {
     private func descriptorArguments(_ p: StoredProperty) -> String {
         var s = "\"\(p.name)\", \\\(className).\(p.name), storage: \\\(className)._\(p.name)"
         if let relationship = p.arguments(of: "Relationship") {
+            var ordered = false
             for a in relationship {
                 if a.label?.text == "inverse", let name = ModelValidation.inverseName(a.expression) {
                     s += ", inverse: \"\(name)\""
                 } else if a.label?.text == "deleteRule" {
                     s += ", deleteRule: \(a.expression.trimmedDescription)"
+                } else if a.label == nil, a.expression.trimmedDescription.hasSuffix("ordered") {
+                    ordered = true
                 }
             }
-            return s
+            return s + (ordered ? ", ordered: true" : "")
         }
         if let options = p.arguments(of: "Attribute"), !options.isEmpty {
             s += ", options: [\(options.map { $0.expression.trimmedDescription }.joined(separator: ", "))]"

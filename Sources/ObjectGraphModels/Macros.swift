@@ -29,14 +29,16 @@ public macro Model() = #externalMacro(module: "ObjectGraphMacros", type: "ModelM
 @attached(peer)
 public macro Attribute(_ options: AttributeOption...) = #externalMacro(module: "ObjectGraphMacros", type: "MarkerMacro")
 
-/// A relationship whose inverse is the other side's property `inverse` (one side names it).
+/// A relationship whose inverse is the other side's property `inverse` (one side names it);
+/// `.ordered` makes a to-many keep its array's order.
 @attached(peer)
-public macro Relationship<Root, Destination>(inverse: KeyPath<Root, Destination>, deleteRule: DeleteRule = .nullify)
+public macro Relationship<Root, Destination>(_ options: RelationshipOption..., inverse: KeyPath<Root, Destination>, deleteRule: DeleteRule = .nullify)
     = #externalMacro(module: "ObjectGraphMacros", type: "MarkerMacro")
 
-/// A relationship with a delete rule; its inverse is named on the other side, or inferred.
+/// A relationship with a delete rule (and `.ordered` for an ordered to-many); its inverse is
+/// named on the other side, or inferred.
 @attached(peer)
-public macro Relationship(deleteRule: DeleteRule = .nullify) = #externalMacro(module: "ObjectGraphMacros", type: "MarkerMacro")
+public macro Relationship(_ options: RelationshipOption..., deleteRule: DeleteRule = .nullify) = #externalMacro(module: "ObjectGraphMacros", type: "MarkerMacro")
 
 /// A property that is not stored (it needs an initial value).
 @attached(peer)

@@ -27,7 +27,7 @@ public final class SQLiteStore: Repository, @unchecked Sendable {
     /// (`StoreLocating`).
     public let migrationGeneration: Int
     public let options: StoreOptions
-    public let capabilities: Capabilities = [.persistence, .snapshotReads, .concurrentReaders, .schemaVersioning, .migrations, .integrityCheck, .compaction, .readOnlyMode,
+    public let capabilities: Capabilities = [.persistence, .snapshotReads, .concurrentReaders, .schemaVersioning, .migrations, .integrityCheck, .compaction, .readOnlyMode, .orderedRelationships,
                                                   .primitiveLists, .primitiveMaps]
 
     let mapping: SQLSchemaMapping

@@ -37,6 +37,10 @@ public struct Capabilities: OptionSet, Sendable, Hashable {
     /// stored and queried by key (`prices.small`, `prices['small']`) and `@count`.
     public static let primitiveMaps = Capabilities(rawValue: 1 << 10)
 
+    /// Ordered to-many relationships (`Relationship(..., .toMany, ordered: true)`): links keep
+    /// the order given, with `link(..., at:)`, `move(...)` and `related` in list order.
+    public static let orderedRelationships = Capabilities(rawValue: 1 << 11)
+
     /// Every capability with its name, for reports.
     public static let named: [(Capabilities, String)] = [
         (.persistence, "persistence"), (.snapshotReads, "snapshotReads"),
@@ -44,6 +48,7 @@ public struct Capabilities: OptionSet, Sendable, Hashable {
         (.observation, "observation"), (.migrations, "migrations"),
         (.integrityCheck, "integrityCheck"), (.compaction, "compaction"), (.readOnlyMode, "readOnlyMode"),
         (.primitiveLists, "primitiveLists"), (.primitiveMaps, "primitiveMaps"),
+        (.orderedRelationships, "orderedRelationships"),
     ]
 
     /// The names of the capabilities in this set.

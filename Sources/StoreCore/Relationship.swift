@@ -26,13 +26,17 @@ public struct Relationship: Sendable, Hashable {
     public var inverse: String
     public var cardinality: Cardinality
     public var deleteRule: DeleteRule
+    /// A to-many that keeps the order its links were given in (Realm's `List`, Core Data's
+    /// ordered to-many); see `Relationship+Ordered.swift`. Its inverse keeps its own shape.
+    public var isOrdered: Bool
 
     public init(_ name: String, to destination: String, inverse: String, _ cardinality: Cardinality,
-                deleteRule: DeleteRule = .nullify) {
+                ordered: Bool = false, deleteRule: DeleteRule = .nullify) {
         self.name = name
         self.destination = destination
         self.inverse = inverse
         self.cardinality = cardinality
+        self.isOrdered = ordered
         self.deleteRule = deleteRule
     }
 

@@ -64,14 +64,15 @@ extension Schema {
         return Attribute(String(words[0]), type, optional: optional, collection: collection)
     }
 
-    /// `name->Destination.inverse cardinality rule`.
+    /// `name->Destination.inverse cardinality rule`, then ` ordered` for an ordered to-many.
     private static func relationship(_ m: Substring) -> Relationship? {
         let words = m.split(separator: " ")
-        guard words.count == 3, let arrow = words[0].range(of: "->") else { return nil }
+        let ordered = words.count == 4 && words[3] == "ordered"
+        guard words.count == 3 || ordered, let arrow = words[0].range(of: "->") else { return nil }
         let target = words[0][arrow.upperBound...].split(separator: ".")
         guard target.count == 2, let cardinality = Relationship.Cardinality(rawValue: String(words[1])),
               let rule = DeleteRule(rawValue: String(words[2])) else { return nil }
         return Relationship(String(words[0][..<arrow.lowerBound]), to: String(target[0]), inverse: String(target[1]),
-                            cardinality, deleteRule: rule)
+                            cardinality, ordered: ordered, deleteRule: rule)
     }
 }

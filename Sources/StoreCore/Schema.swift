@@ -70,7 +70,7 @@ public final class Schema: Sendable {
             s += "|\(e.name):\(e.primaryKey)"
             for a in e.attributes { s += ";\(a.name) \(a.typeName)\(a.isOptional ? "?" : "")" }
             for i in e.indexes { s += ";idx(\(i.attributes.joined(separator: ",")))\(i.isUnique ? "!" : "")" }
-            for r in e.relationships { s += ";\(r.name)->\(r.destination).\(r.inverse) \(r.cardinality.rawValue) \(r.deleteRule.rawValue)" }
+            for r in e.relationships { s += ";\(r.name)->\(r.destination).\(r.inverse) \(r.cardinality.rawValue) \(r.deleteRule.rawValue)\(r.isOrdered ? " ordered" : "")" }
         }
         return s
     }

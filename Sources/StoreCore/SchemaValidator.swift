@@ -53,6 +53,10 @@ enum SchemaValidator {
             guard inv.destination == e.name, inv.inverse == r.name else {
                 throw fail("relationship '\(e.name).\(r.name)': inverse '\(r.destination).\(r.inverse)' does not point back (it names '\(inv.destination).\(inv.inverse)')")
             }
+            if r.isOrdered && !r.isToMany {
+                throw StoreError(.invalidSchema, "relationship '\(e.name).\(r.name)' is ordered but to-one; only a to-many can be ordered",
+                                 context: "\(e.name).\(r.name)")
+            }
             if dest.name == e.name && inv.name == r.name {
                 throw fail("relationship '\(e.name).\(r.name)' cannot be its own inverse; declare two relationships")
             }

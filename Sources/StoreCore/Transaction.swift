@@ -32,8 +32,8 @@ public protocol ReadTransaction {
     /// How many records match (limit and offset apply).
     func count(_ query: Query) throws -> Int
 
-    /// The records at the other end of a relationship of one record, by primary key ascending.
-    /// Throws `notFound` when the record does not exist.
+    /// The records at the other end of a relationship of one record, by primary key ascending
+    /// (an ordered to-many: in its list order). Throws `notFound` when the record does not exist.
     func related(_ entity: String, id: Value, via relationship: String) throws -> [Record]
 }
 
@@ -67,10 +67,21 @@ public protocol WriteTransaction: ReadTransaction {
     func delete(_ entity: String, where predicate: StorePredicate) throws -> Int
 
     /// Links a record to another through a relationship. A to-one relationship is replaced;
-    /// a to-many gains the target (linking twice is a no-op). Inverses are kept on both sides.
+    /// a to-many gains the target (linking twice is a no-op; an ordered one appends it at the
+    /// end). Inverses are kept on both sides.
     /// `notFound` when either record is missing.
     func link(_ entity: String, id: Value, _ relationship: String, to target: Value) throws
 
-    /// Removes one link (a no-op when absent). `notFound` when the source record is missing.
+    /// Removes one link (a no-op when absent; an ordered list closes the gap). `notFound` when
+    /// the source record is missing.
     func unlink(_ entity: String, id: Value, _ relationship: String, from target: Value) throws
+
+    /// Inserts `target` at `index` (`0...count`) of an ordered to-many (a target already in the
+    /// list stays where it is). `invalidValue` naming the relationship and index for a position
+    /// outside the list or an unordered relationship; nothing changes then.
+    func link(_ entity: String, id: Value, _ relationship: String, to target: Value, at index: Int) throws
+
+    /// Moves the link at `from` to `to` (both `0..<count`) in an ordered to-many; the others
+    /// keep their order. `invalidValue` as for `link(_:id:_:to:at:)`.
+    func move(_ entity: String, id: Value, _ relationship: String, from: Int, to: Int) throws
 }

@@ -30,7 +30,7 @@ struct SQLMigration {
 
     private enum TablePlan { case create, alter, rebuild }
 
-    private func exec(_ sql: String, _ arguments: [Value] = []) throws { try db.execute(SQLStatement(sql), arguments) }
+    func exec(_ sql: String, _ arguments: [Value] = []) throws { try db.execute(SQLStatement(sql), arguments) }
 
     private static func aside(_ table: String) -> String { "sb_migrating_\(table)" }
 
@@ -48,7 +48,10 @@ struct SQLMigration {
         for t in rebuilt { try exec("ALTER TABLE \(q(t)) RENAME TO \(q(Self.aside(t)))") }
         for e in stage.removedEntities { try exec("DROP TABLE \(q(e.name))") }
         for (s, p) in zip(steps, plans) where p == .alter { try alter(s) }
-        for (s, p) in zip(steps, plans) where p == .rebuild { try rebuild(s, newObjects) }
+        for (s, p) in zip(steps, plans) where p == .rebuild {
+            try rebuild(s, newObjects)
+            try numberNewPositions(s)
+        }
         for (s, p) in zip(steps, plans) where p == .create {
             try exec(newObjects.first { $0.kind == .table && $0.name == s.entity.name }!.sql)
         }
@@ -102,12 +105,18 @@ struct SQLMigration {
         let source = s.source!, e = s.entity, t = q(e.name)
         if source.name != e.name { try exec("ALTER TABLE \(q(source.name)) RENAME TO \(t)") }
         let oldKeys = Set(old.foreignKeyColumns(source).map(\.column)), newKeys = new.foreignKeyColumns(e)
+        let kept = new.keptPositionColumns(e, from: old, source)
+        for column in old.positionColumns(source) where !kept.contains(column) { try exec("ALTER TABLE \(t) DROP COLUMN \(q(column))") }
         try dropRemovedColumns(s, t, oldKeys.subtracting(newKeys.map(\.column)))
         try renameColumns(s, t)
         let added = try addColumns(s, t)
         for (column, r) in newKeys where !oldKeys.contains(column) {
             try exec("ALTER TABLE \(t) ADD COLUMN \(q(column)) \(SQLSchemaMapping.columnType(new.schema[r.destination]!.primaryKey.type))")
         }
+        for (column, r) in newKeys where new.schema.inverse(of: r).relationship.isOrdered && !kept.contains(SQLOrderedList.positionColumn(for: column)) {
+            try exec("ALTER TABLE \(t) ADD COLUMN \(q(SQLOrderedList.positionColumn(for: column))) INTEGER")
+        }
+        try numberNewPositions(s)
         let total = try count(e.name)
         // A new column with a fill always changes the checksums, so one test covers both.
         if added.rewritesChecksums {
@@ -189,6 +198,7 @@ struct SQLMigration {
         let total = try count(Self.aside(source.name))
         let oldKeys = Set(old.foreignKeyColumns(source).map(\.column))
         let keys = new.foreignKeyColumns(e).map(\.column).filter { oldKeys.contains($0) }
+            + new.keptPositionColumns(e, from: old, source)
         if s.transform == nil {
             var fills: [Value] = []
             var expressions: [String] = []
@@ -269,11 +279,13 @@ struct SQLMigration {
                     continue
                 }
                 consumed.insert(oldTable)
+                let oldPositions = Self.positionColumns(oldObjects.first { $0.kind == .table && $0.name == oldTable })
                 if oldSource == "src" {
                     if oldTable != table { try exec("ALTER TABLE \(q(oldTable)) RENAME TO \(q(table))") }
+                    try matchJoinPositions(table, had: oldPositions, needs: new.joinPositionColumns(s.entity, r))
                 } else {
                     try exec(create)
-                    try exec("INSERT INTO \(q(table)) (\"src\", \"dst\") SELECT \"dst\", \"src\" FROM \(q(oldTable))")
+                    try copyTurnedAround(oldTable, into: table, had: oldPositions, needs: new.joinPositionColumns(s.entity, r))
                     try exec("DROP TABLE \(q(oldTable))")
                 }
             }

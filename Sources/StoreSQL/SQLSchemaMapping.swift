@@ -173,6 +173,10 @@ public final class SQLSchemaMapping: Sendable {
                 cols.append("\(q(column)) \(Self.columnType(schema[r.destination]!.primaryKey.type))")
                 info.append("\(column) \(Self.columnType(schema[r.destination]!.primaryKey.type)) 0 0")
                 fkIndexes.append((Self.foreignKeyIndexName(e.name, column), schema.inverse(of: r).relationship.cardinality == .toOne, column))
+                if schema.inverse(of: r).relationship.isOrdered {   // the owner's list order (SQLOrderedList)
+                    cols.append("\(q(SQLOrderedList.positionColumn(for: column))) INTEGER")
+                    info.append("\(SQLOrderedList.positionColumn(for: column)) INTEGER 0 0")
+                }
             }
             cols.append("\(q(SQLFunctions.checksumColumn)) INTEGER")
             info.append("\(SQLFunctions.checksumColumn) INTEGER 0 0")
@@ -184,8 +188,9 @@ public final class SQLSchemaMapping: Sendable {
                 guard case .joinTable(let t, "src", "dst") = links(e, r), joinTables.insert(t).inserted else { continue }
                 let srcType = Self.columnType(e.primaryKey.type)
                 let dstType = Self.columnType(schema[r.destination]!.primaryKey.type)
-                table(t, "CREATE TABLE \(q(t)) (\"src\" \(srcType) NOT NULL, \"dst\" \(dstType) NOT NULL, PRIMARY KEY (\"src\", \"dst\")) WITHOUT ROWID",
-                      ["src \(srcType) 1 1", "dst \(dstType) 1 1"])
+                let positions = joinPositionColumns(e, r)
+                table(t, "CREATE TABLE \(q(t)) (\"src\" \(srcType) NOT NULL, \"dst\" \(dstType) NOT NULL\(positions.map { ", \(q($0)) INTEGER" }.joined()), PRIMARY KEY (\"src\", \"dst\")) WITHOUT ROWID",
+                      ["src \(srcType) 1 1", "dst \(dstType) 1 1"] + positions.map { "\($0) INTEGER 0 0" })
                 index(t + "_dst", on: t, unique: false, ["dst", "src"])
             }
         }

@@ -9,6 +9,7 @@ extension SQLTransaction {
         checkStructure(into: &report)
         checkDDL(into: &report)
         checkRowChecksums(into: &report)
+        checkOrder(into: &report)
         LogicalVerifier.check(self, into: &report)
     }
 

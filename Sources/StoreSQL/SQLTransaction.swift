@@ -44,7 +44,7 @@ public final class SQLTransaction: WriteTransaction {
     }
 
     @inline(__always)
-    private func entity(_ name: String, forWrite: Bool = false) throws -> Entity {
+    func entity(_ name: String, forWrite: Bool = false) throws -> Entity {
         try checkUsable(forWrite: forWrite)
         return try schema.entity(name)
     }
@@ -66,12 +66,12 @@ public final class SQLTransaction: WriteTransaction {
         try db.scalarInt(mapping.sql(e).existsByID, [key]) != nil
     }
 
-    private func requireExists(_ e: Entity, _ key: Value) throws {
+    func requireExists(_ e: Entity, _ key: Value) throws {
         guard try exists(e, key) else { throw StoreError(.notFound, "\(e.name) \(key) does not exist") }
     }
 
     @inline(__always)
-    private func records(_ sql: SQLStatement, _ bindings: [Value], _ e: Entity) throws -> [Record] {
+    func records(_ sql: SQLStatement, _ bindings: [Value], _ e: Entity) throws -> [Record] {
         var out: [Record] = []
         try db.rows(sql, bindings, of: e) { out.append(Record($0)) }
         return out
@@ -136,11 +136,12 @@ public final class SQLTransaction: WriteTransaction {
         case .joinTable(let table, let src, let dst):
             sql = "\(dsql.select) WHERE \(dpk) IN (SELECT \(q(dst)) FROM \(q(table)) WHERE \(q(src)) = ?) ORDER BY \(dpk)"
         }
+        if let list = mapping.orderedList(e, r) { return try orderedRelated(list, key, d) }
         return try records(SQLStatement(sql), [key], d)
     }
 
     /// The keys linked to one record through a relationship.
-    private func relatedIDs(_ e: Entity, _ key: Value, _ r: Relationship) throws -> [Value] {
+    func relatedIDs(_ e: Entity, _ key: Value, _ r: Relationship) throws -> [Value] {
         let d = schema[r.destination]!
         switch mapping.links(e, r) {
         case .foreignKey(_, let column, true):
@@ -242,10 +243,12 @@ public final class SQLTransaction: WriteTransaction {
                 queue += ids.map { (d, $0) }
             }
         }
+        let lists = try orderedListsHolding(order)
         for (e, id) in order {
             for r in e.relationships { try removeLinks(e, id, r) }
             try db.execute(mapping.sql(e).deleteByID, [id])
         }
+        for (list, owner) in lists { try closeGaps(list, owner) }
     }
 
     /// Removes every link of one record through one relationship (the other side's foreign
@@ -268,21 +271,26 @@ public final class SQLTransaction: WriteTransaction {
         let key = try e.checkedKey(id), tkey = try d.checkedKey(target)
         try requireExists(e, key)
         try requireExists(d, tkey)
-        try db.atomically {
-            switch mapping.links(e, r) {
-            case .foreignKey(_, let column, true):
-                if inv.cardinality == .toOne {
-                    try db.execute(SQLStatement("UPDATE \(q(e.name)) SET \(q(column)) = NULL WHERE \(q(column)) = ? AND \(q(e.primaryKey.name)) IS NOT ?"), [tkey, key])
-                }
-                try db.execute(SQLStatement("UPDATE \(q(e.name)) SET \(q(column)) = ? WHERE \(q(e.primaryKey.name)) = ?"), [tkey, key])
-            case .foreignKey(_, let column, false):
-                if r.cardinality == .toOne {
-                    try db.execute(SQLStatement("UPDATE \(q(d.name)) SET \(q(column)) = NULL WHERE \(q(column)) = ? AND \(q(d.primaryKey.name)) IS NOT ?"), [key, tkey])
-                }
-                try db.execute(SQLStatement("UPDATE \(q(d.name)) SET \(q(column)) = ? WHERE \(q(d.primaryKey.name)) = ?"), [key, tkey])
-            case .joinTable(let table, let src, let dst):
-                try db.execute(SQLStatement("INSERT OR IGNORE INTO \(q(table)) (\(q(src)), \(q(dst))) VALUES (?, ?)"), [key, tkey])
+        if r.isOrdered || inv.isOrdered { return try linkOrdered(e, r, key, to: tkey, at: nil) }
+        try db.atomically { try linkRows(e, r, key, tkey) }
+    }
+
+    /// Stores one link (`link` after its checks), removing the previous partner of a to-one side.
+    func linkRows(_ e: Entity, _ r: Relationship, _ key: Value, _ tkey: Value) throws {
+        let (d, inv) = schema.inverse(of: r)
+        switch mapping.links(e, r) {
+        case .foreignKey(_, let column, true):
+            if inv.cardinality == .toOne {
+                try db.execute(SQLStatement("UPDATE \(q(e.name)) SET \(q(column)) = NULL WHERE \(q(column)) = ? AND \(q(e.primaryKey.name)) IS NOT ?"), [tkey, key])
             }
+            try db.execute(SQLStatement("UPDATE \(q(e.name)) SET \(q(column)) = ? WHERE \(q(e.primaryKey.name)) = ?"), [tkey, key])
+        case .foreignKey(_, let column, false):
+            if r.cardinality == .toOne {
+                try db.execute(SQLStatement("UPDATE \(q(d.name)) SET \(q(column)) = NULL WHERE \(q(column)) = ? AND \(q(d.primaryKey.name)) IS NOT ?"), [key, tkey])
+            }
+            try db.execute(SQLStatement("UPDATE \(q(d.name)) SET \(q(column)) = ? WHERE \(q(d.primaryKey.name)) = ?"), [key, tkey])
+        case .joinTable(let table, let src, let dst):
+            try db.execute(SQLStatement("INSERT OR IGNORE INTO \(q(table)) (\(q(src)), \(q(dst))) VALUES (?, ?)"), [key, tkey])
         }
     }
 
@@ -292,6 +300,13 @@ public final class SQLTransaction: WriteTransaction {
         let d = schema[r.destination]!
         let key = try e.checkedKey(id), tkey = try d.checkedKey(target)
         try requireExists(e, key)
+        if r.isOrdered || schema.inverse(of: r).relationship.isOrdered { return try unlinkOrdered(e, r, key, from: tkey) }
+        try unlinkRows(e, r, key, tkey)
+    }
+
+    /// Removes one link's rows or foreign key (`unlink` after its checks).
+    func unlinkRows(_ e: Entity, _ r: Relationship, _ key: Value, _ tkey: Value) throws {
+        let d = schema[r.destination]!
         switch mapping.links(e, r) {
         case .foreignKey(_, let column, true):
             try db.execute(SQLStatement("UPDATE \(q(e.name)) SET \(q(column)) = NULL WHERE \(q(e.primaryKey.name)) = ? AND \(q(column)) = ?"), [key, tkey])

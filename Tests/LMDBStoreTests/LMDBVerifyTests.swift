@@ -140,24 +140,7 @@ struct LMDBVerifyTests {
     func orphanIndexEntry() throws {
         let (dir, s) = try soundStore("verify-index")
         // Another client of the engine adds one entry to the group index.
-        var env: OpaquePointer?
-        mdb_env_create(&env)
-        mdb_env_set_maxdbs(env, 8)
-        #expect(mdb_env_open(env, dir.url.path, 0, 0o644) == 0)
-        var txn: OpaquePointer?
-        mdb_txn_begin(env, nil, 0, &txn)
-        var dbi: MDB_dbi = 0
-        #expect(mdb_dbi_open(txn, "Blob#group", UInt32(MDB_DUPSORT), &dbi) == 0)
-        var key = KeyEncoding.encode(.int64(3)), value = KeyEncoding.encode(.int64(999_999))
-        key.withUnsafeMutableBytes { k in
-            value.withUnsafeMutableBytes { v in
-                var mk = MDB_val(mv_size: k.count, mv_data: k.baseAddress), mv = MDB_val(mv_size: v.count, mv_data: v.baseAddress)
-                #expect(mdb_put(txn, dbi, &mk, &mv, 0) == 0)
-            }
-        }
-        #expect(mdb_txn_commit(txn) == 0)
-        mdb_env_close(env)
-
+        putBehindTheStore(dir, "Blob#group", dupsort: true, KeyEncoding.encode(.int64(3)), KeyEncoding.encode(.int64(999_999)))
         let report = try LMDBStore.verify(directory: dir.url, schema: s)
         #expect(report.problems.contains { $0.area == "Blob#group" && $0.detail.contains("not a stored record") }, "\(report)")
         #expect(report.problems.contains { $0.detail.contains("entries for") }, "\(report)")
@@ -168,5 +151,56 @@ struct LMDBVerifyTests {
         let dir = try TemporaryDirectory("verify-none")
         expectCategory(.notFound) { _ = try LMDBStore.verify(directory: dir.url, schema: try blobSchema()) }
         #expect(!FileManager.default.fileExists(atPath: dir.dataFile.path))
+    }
+}
+
+/// `verify()` of ordered relationships: a list order that disagrees with the links.
+extension LMDBVerifyTests {
+    @Test("a list order repeating one link and missing another, written behind the store's back, is found")
+    func brokenOrder() throws {
+        let schema = try Schema(version: 1, entities: [
+            EntityDescription("Album", primaryKey: "id", attributes: [Attribute("id", .int64)],
+                              relationships: [Relationship("tracks", to: "Track", inverse: "album", .toMany, ordered: true)]),
+            EntityDescription("Track", primaryKey: "id", attributes: [Attribute("id", .int64)],
+                              relationships: [Relationship("album", to: "Album", inverse: "tracks", .toOne)]),
+        ])
+        let dir = try TemporaryDirectory("verify-order")
+        let store = try LMDBStore(directory: dir.url, schema: schema)
+        try store.write { tx in
+            try tx.insert(try schema["Album"]!.record(["id": 1]))
+            for i in 1...2 {
+                try tx.insert(try schema["Track"]!.record(["id": .int64(Int64(i))]))
+                try tx.link("Album", id: 1, "tracks", to: .int64(Int64(i)))
+            }
+        }
+        try store.close()
+        #expect(try LMDBStore.verify(directory: dir.url, schema: schema).isClean)
+        let one = KeyEncoding.encode(.int64(1))
+        putBehindTheStore(dir, "Album.tracks@order", dupsort: false, one, [0, UInt8(one.count)] + one + [0, UInt8(one.count)] + one)
+        let report = try LMDBStore.verify(directory: dir.url, schema: schema)
+        #expect(report.problems.contains { $0.area == "Album.tracks@order" && $0.detail.contains("missing or repeated positions") }, "\(report)")
+    }
+}
+
+extension LMDBVerifyTests {
+    /// Puts one entry into a named database of a closed store, as another client of the engine would.
+    func putBehindTheStore(_ dir: TemporaryDirectory, _ database: String, dupsort: Bool, _ key: [UInt8], _ value: [UInt8]) {
+        var env: OpaquePointer?
+        mdb_env_create(&env)
+        mdb_env_set_maxdbs(env, 16)
+        #expect(mdb_env_open(env, dir.url.path, 0, 0o644) == 0)
+        var txn: OpaquePointer?
+        mdb_txn_begin(env, nil, 0, &txn)
+        var dbi: MDB_dbi = 0
+        #expect(mdb_dbi_open(txn, database, UInt32(dupsort ? MDB_DUPSORT : 0), &dbi) == 0)
+        var key = key, value = value
+        key.withUnsafeMutableBytes { k in
+            value.withUnsafeMutableBytes { v in
+                var mk = MDB_val(mv_size: k.count, mv_data: k.baseAddress), mv = MDB_val(mv_size: v.count, mv_data: v.baseAddress)
+                #expect(mdb_put(txn, dbi, &mk, &mv, 0) == 0)
+            }
+        }
+        #expect(mdb_txn_commit(txn) == 0)
+        mdb_env_close(env)
     }
 }

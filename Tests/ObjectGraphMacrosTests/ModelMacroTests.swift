@@ -184,6 +184,86 @@ struct ModelMacroTests {
         }
     }
 
+    @Test func anOrderedRelationship() {
+        assertMacro {
+            """
+            @Model final class Playlist {
+                var id: Int64
+                @Relationship(.ordered, inverse: \\Song.playlist, deleteRule: .cascade) var songs: [Song] = []
+            }
+            """
+        } expansion: {
+            #"""
+            final class Playlist {
+                var id: Int64 {
+                    @storageRestrictions(initializes: _id)
+                    init(initialValue) {
+                        _id = initialValue
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.id)
+                        return persistentBacking.get(0, cache: &_id)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.id) {
+                            persistentBacking.set(0, newValue, cache: &_id)
+                        }
+                    }
+                }
+
+                @exclusivity(unchecked) private var _id: Int64
+                var songs: [Song] {
+                    @storageRestrictions(initializes: _songs)
+                    init(initialValue) {
+                        _songs = initialValue
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.songs)
+                        return persistentBacking.get(1, cache: &_songs)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.songs) {
+                            persistentBacking.set(1, newValue, cache: &_songs)
+                        }
+                    }
+                }
+
+                @exclusivity(unchecked) private var _songs: [Song]
+
+                public private(set) var persistentBacking = ModelBacking()
+
+                private let _$observationRegistrar = Observation.ObservationRegistrar()
+
+                public static var entityName: String {
+                    "Playlist"
+                }
+
+                public static var persistentProperties: [ModelProperty] {
+                    [
+                        .property("id", \Playlist.id, storage: \Playlist._id),
+                        .property("songs", \Playlist.songs, storage: \Playlist._songs, inverse: "playlist", deleteRule: .cascade, ordered: true),
+                    ]
+                }
+
+                public required init(backing: ModelBacking) {
+                    self.persistentBacking = backing
+                    self._id = ModelBacking.placeholder()
+                }
+
+                public func persistentValuesDidChange() {
+                    _$observationRegistrar.withMutation(of: self, keyPath: \.id) {
+                    }
+                    _$observationRegistrar.withMutation(of: self, keyPath: \.songs) {
+                    }
+                }
+            }
+
+            extension Playlist: PersistentModel, Observation.Observable {
+            }
+            """#
+        }
+    }
+
     @Test func aPrimaryKeyAndEnumDefault() {
         assertMacro {
             """

@@ -82,6 +82,12 @@ struct CountingTransaction: WriteTransaction {
     func unlink(_ entity: String, id: Value, _ relationship: String, from target: Value) throws {
         try writer.unlink(entity, id: id, relationship, from: target)
     }
+    func link(_ entity: String, id: Value, _ relationship: String, to target: Value, at index: Int) throws {
+        try writer.link(entity, id: id, relationship, to: target, at: index)
+    }
+    func move(_ entity: String, id: Value, _ relationship: String, from: Int, to: Int) throws {
+        try writer.move(entity, id: id, relationship, from: from, to: to)
+    }
 }
 
 /// An object graph over a counting SQLiteStore holding the social fixture.

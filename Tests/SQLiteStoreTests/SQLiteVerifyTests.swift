@@ -93,3 +93,35 @@ struct SQLiteVerifyTests {
         }
     }
 }
+
+/// `verify()` of ordered relationships: positions repeated or missing, written by another client.
+extension SQLiteVerifyTests {
+    @Test("a repeated or missing list position, written by another client, is found; a sound list is clean")
+    func brokenOrder() throws {
+        let schema = try Schema(version: 1, entities: [
+            EntityDescription("Album", primaryKey: "id", attributes: [Attribute("id", .int64)],
+                              relationships: [Relationship("tracks", to: "Track", inverse: "album", .toMany, ordered: true),
+                                              Relationship("picks", to: "Track", inverse: "pickedBy", .toMany, ordered: true)]),
+            EntityDescription("Track", primaryKey: "id", attributes: [Attribute("id", .int64)],
+                              relationships: [Relationship("album", to: "Album", inverse: "tracks", .toOne),
+                                              Relationship("pickedBy", to: "Album", inverse: "picks", .toMany)]),
+        ])
+        let dir = try TemporaryDirectory("sqlverify-order")
+        let store = try SQLiteStore(directory: dir.url, schema: schema)
+        try store.write { tx in
+            try tx.insert(try schema["Album"]!.record(["id": 1]))
+            for i in 1...3 {
+                try tx.insert(try schema["Track"]!.record(["id": .int64(Int64(i))]))
+                try tx.link("Album", id: 1, "tracks", to: .int64(Int64(i)))
+                try tx.link("Album", id: 1, "picks", to: .int64(Int64(i)))
+            }
+        }
+        try store.close()
+        #expect(try SQLiteStore.descriptor.verify(schema, dir.url, StoreOptions()).isClean)
+        outside(dir, #"UPDATE "Track" SET "sb_pos_album" = 0 WHERE "id" = 3"#)
+        outside(dir, #"UPDATE "sb_j_Album_picks" SET "sb_pos_src" = 7 WHERE "dst" = 2"#)
+        let report = try SQLiteStore.descriptor.verify(schema, dir.url, StoreOptions())
+        #expect(report.problems.contains { $0.area == "Album.tracks" && $0.detail.contains("Album 1 has missing or repeated positions") }, "\(report)")
+        #expect(report.problems.contains { $0.area == "Album.picks" && $0.detail.contains("missing or repeated") }, "\(report)")
+    }
+}

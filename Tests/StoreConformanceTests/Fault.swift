@@ -223,6 +223,27 @@ enum Fault: String, CaseIterable, Sendable {
     /// A relationship compared with a key compares the record's own key (`author == 1` read as
     /// `id == 1`).
     case relationshipComparedAsOwnKey
+
+    // MARK: Ordered relationships
+
+    /// `related` returns an ordered to-many by primary key, not in list order.
+    case orderedRelatedInKeyOrder
+    /// `move` in an ordered to-many does nothing.
+    case orderedMoveIgnored
+    /// Unlinking from an ordered list moves its last link into the gap (a swap-remove).
+    case orderedUnlinkFillsGapWithLast
+    /// Deleting a record in an ordered list moves that list's last link into its place.
+    case orderedDeleteFillsGapWithLast
+    /// A position outside the list is clamped to its ends instead of refused.
+    case orderedInsertIndexClamped
+    /// A link made from the unordered side of a many-to-many goes first in the ordered list.
+    case orderedInverseLinkPrepends
+    /// `@count` over an ordered to-many is one too few.
+    case orderedCountOffByOne
+    /// A migration keeps the links of an ordered to-many but not their order (key order after).
+    case orderLostByMigration
+    /// A migration that makes a relationship ordered drops its links (a new, empty list).
+    case linksDroppedWhenMadeOrdered
 }
 
 extension Fault {
@@ -324,6 +345,15 @@ extension Fault {
         case .noneOverEmptyListIsFalse: "collections.randomQueriesMatchReference"
         case .migrationCollectionFillsIgnored: "collections.addCollectionsByMigration"
         case .relationshipComparedAsOwnKey: "queries.relationshipsComparedByKey"
+        case .orderedRelatedInKeyOrder: "orderedRelationships.appendKeepsOrderAcrossReopen"
+        case .orderedMoveIgnored: "orderedRelationships.insertAtAndMove"
+        case .orderedUnlinkFillsGapWithLast: "orderedRelationships.unlinkClosesTheGap"
+        case .orderedDeleteFillsGapWithLast: "orderedRelationships.deleteRulesKeepOrder"
+        case .orderedInsertIndexClamped: "orderedRelationships.badPositionRefusedNothingChanged"
+        case .orderedInverseLinkPrepends: "orderedRelationships.manyToManyOrderedSide"
+        case .orderedCountOffByOne: "orderedRelationships.queriesOverOrderedLists"
+        case .orderLostByMigration: "orderedRelationships.orderSurvivesMigration"
+        case .linksDroppedWhenMadeOrdered: "orderedRelationships.orderedOrNotByMigration"
         }
     }
 }

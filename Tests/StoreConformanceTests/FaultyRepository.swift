@@ -98,7 +98,10 @@ struct FaultyHarness: ConformanceHarness {
         default: break
         }
         do {
-            return try wrap(directory) { try base.open(schema: schema, directory: directory, migrations: plan) }
+            let repo = try wrap(directory) { try base.open(schema: schema, directory: directory, migrations: plan) }
+            if fault == .orderLostByMigration { try FaultyTransaction.sortOrderedLists(repo) }
+            if fault == .linksDroppedWhenMadeOrdered { try FaultyTransaction.dropLinksMadeOrdered(repo, plan) }
+            return repo
         } catch let e as StoreError where (fault == .failedMigrationRecreatesStore && [.invalidValue, .constraintViolation].contains(e.category))
             || (fault == .unmigratableStoreRecreated && e.category == .schemaMismatch) {
             return try wrap(directory) { try base.open(schema: schema, directory: directory, migrations: .deleteStoreIfMigrationNeeded) }

@@ -37,7 +37,7 @@ final class FaultyTransaction: WriteTransaction {
         return try autocommit!.read(body)
     }
 
-    private var w: any WriteTransaction {
+    var w: any WriteTransaction {
         get throws {
             guard let writer else { throw StoreError(.unsupported, "write in a read transaction") }
             if poisoned { throw StoreError(.io, "the transaction was aborted by an earlier failed operation") }
@@ -76,6 +76,7 @@ final class FaultyTransaction: WriteTransaction {
                 c.keyPath = "id"
                 c.quantifier = .single
             }
+            if fault == .orderedCountOffByOne { c = bendOrderedCount(c) }
             return fault?.bendCollection(c, schema) ?? .condition(c)
         }
     }
@@ -229,6 +230,7 @@ final class FaultyTransaction: WriteTransaction {
         guard let e = schema[entity], let r = e.relationship(relationship) else { return all }
         let side = RecordKey(entity, id, relationship)
         if fault == .inverseNotUpdated && Self.isInverseSide(e, r) { return [] }
+        if fault == .orderedRelatedInKeyOrder && r.isOrdered { all.sort { Value.compare($0.id, $1.id) == .orderedAscending } }
         if fault == .relatedInLinkOrder {
             all = all.enumerated().sorted { a, b in
                 let (x, y) = (state.linkSequence(side, a.element.id), state.linkSequence(side, b.element.id))
@@ -304,6 +306,7 @@ final class FaultyTransaction: WriteTransaction {
     }
 
     func delete(_ entity: String, id: Value) throws {
+        if fault == .orderedDeleteFillsGapWithLast { return try deleteFillingGapsWithLast(entity, id) }
         let id = key(id)
         try unlinkBeforeDelete(entity, [id])
         let doomed = fault == .dirtyReadOfDeletes ? try reachedByCascade(entity, [id], includingRoots: true) : []
@@ -392,6 +395,7 @@ final class FaultyTransaction: WriteTransaction {
     }
 
     func link(_ entity: String, id: Value, _ relationship: String, to target: Value) throws {
+        if fault == .orderedInverseLinkPrepends { return try linkPrependingToOrderedInverse(entity, id, relationship, target) }
         let (id, target) = (key(id), key(target))
         guard let e = schema[entity], let r = e.relationship(relationship) else {
             return try w.link(entity, id: id, relationship, to: target)
@@ -433,6 +437,7 @@ final class FaultyTransaction: WriteTransaction {
     }
 
     func unlink(_ entity: String, id: Value, _ relationship: String, from target: Value) throws {
+        if fault == .orderedUnlinkFillsGapWithLast { return try unlinkFillingGapWithLast(entity, id, relationship, target) }
         let (id, target) = (key(id), key(target))
         if let e = schema[entity], let r = e.relationship(relationship) {
             if fault == .unlinkFromInverseSideIgnored && isDeclaredSecond(e, r) { return }

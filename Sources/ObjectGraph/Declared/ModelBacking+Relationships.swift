@@ -17,7 +17,7 @@ extension ModelBacking {
         }
     }
 
-    /// A to-many relationship's models, primary key ascending.
+    /// A to-many relationship's models, primary key ascending (an ordered one in list order).
     public func get<D: PersistentModel>(_ index: Int, cache: inout [D]) -> [D] {
         do {
             guard let (object, layout, context) = try bound() else { return cache }
@@ -48,6 +48,16 @@ extension ModelBacking {
         }
     }
 
+    /// Moves the objects of an ordered to-many into the order of `targets`.
+    private func arrange(_ object: ManagedObject, _ name: String, as targets: [ManagedObject]) throws {
+        var now = try object.related(name).map(\.objectID), seen = Set<ObjectID>()
+        for (i, t) in targets.filter({ seen.insert($0.objectID).inserted }).enumerated() {
+            guard let j = now.firstIndex(of: t.objectID), j != i, i < now.count else { continue }
+            try object.move(in: name, from: j, to: i)
+            now.insert(now.remove(at: j), at: i)
+        }
+    }
+
     /// Sets a to-many relationship: links the new targets (inserting unmanaged ones into this
     /// model's context) and unlinks the ones left out.
     public func set<D: PersistentModel>(_ index: Int, _ newValue: [D], cache: inout [D]) {
@@ -69,6 +79,7 @@ extension ModelBacking {
                 try object.add(t, to: name)
                 m.persistentValuesDidChange()
             }
+            if layout.entity.relationships[layout.slots[index]].isOrdered { try arrange(object, name, as: targets) }
         } catch {
             record(error)
         }

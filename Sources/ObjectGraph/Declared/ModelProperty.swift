@@ -10,6 +10,12 @@ public enum AttributeOption: Sendable, Hashable {
     case indexed
 }
 
+/// How a relationship is declared: `@Relationship(.ordered, inverse: \Track.album)`.
+public enum RelationshipOption: Sendable, Hashable {
+    /// An ordered to-many: the array keeps the order it is given (Realm's `List`).
+    case ordered
+}
+
 /// One stored property of a declared model, as the `@Model` macro describes it: what the
 /// schema is derived from and how an unmanaged instance's values are read at insert.
 public struct ModelProperty {
@@ -20,6 +26,8 @@ public struct ModelProperty {
 
     public let name: String
     public let kind: Kind
+    /// An ordered to-many (`@Relationship(.ordered, ...)`).
+    public private(set) var isOrdered = false
     /// An attribute's value held by an unmanaged instance.
     let read: (AnyObject) -> Value
     /// A relationship's models held by an unmanaged instance, and how to let go of them.
@@ -40,20 +48,24 @@ public struct ModelProperty {
     /// A to-many relationship (written by the macro).
     public static func property<M: PersistentModel, D: PersistentModel>(
         _ name: String, _ path: ReferenceWritableKeyPath<M, [D]>, storage: ReferenceWritableKeyPath<M, [D]>,
-        inverse: String? = nil, deleteRule: DeleteRule = .nullify
+        inverse: String? = nil, deleteRule: DeleteRule = .nullify, ordered: Bool = false
     ) -> ModelProperty {
-        ModelProperty(name: name, kind: .relationship(destination: D.self, toMany: true, inverse: inverse, deleteRule: deleteRule),
-                      read: { _ in .null }, unmanagedTargets: { ($0 as! M)[keyPath: storage] },
-                      clearUnmanaged: { ($0 as! M)[keyPath: storage] = [] })
+        var p = ModelProperty(name: name, kind: .relationship(destination: D.self, toMany: true, inverse: inverse, deleteRule: deleteRule),
+                              read: { _ in .null }, unmanagedTargets: { ($0 as! M)[keyPath: storage] },
+                              clearUnmanaged: { ($0 as! M)[keyPath: storage] = [] })
+        p.isOrdered = ordered
+        return p
     }
 
     /// A to-one relationship (written by the macro).
     public static func property<M: PersistentModel, D: PersistentModel>(
         _ name: String, _ path: ReferenceWritableKeyPath<M, D?>, storage: ReferenceWritableKeyPath<M, D?>,
-        inverse: String? = nil, deleteRule: DeleteRule = .nullify
+        inverse: String? = nil, deleteRule: DeleteRule = .nullify, ordered: Bool = false
     ) -> ModelProperty {
-        ModelProperty(name: name, kind: .relationship(destination: D.self, toMany: false, inverse: inverse, deleteRule: deleteRule),
-                      read: { _ in .null }, unmanagedTargets: { ($0 as! M)[keyPath: storage].map { [$0] } ?? [] },
-                      clearUnmanaged: { ($0 as! M)[keyPath: storage] = nil })
+        var p = ModelProperty(name: name, kind: .relationship(destination: D.self, toMany: false, inverse: inverse, deleteRule: deleteRule),
+                              read: { _ in .null }, unmanagedTargets: { ($0 as! M)[keyPath: storage].map { [$0] } ?? [] },
+                              clearUnmanaged: { ($0 as! M)[keyPath: storage] = nil })
+        p.isOrdered = ordered   // refused by the schema: only a to-many can be ordered
+        return p
     }
 }

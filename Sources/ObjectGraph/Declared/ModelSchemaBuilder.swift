@@ -31,7 +31,8 @@ struct ModelSchemaBuilder {
                 if options.contains(.indexed), !options.contains(.unique) { indexes.append(IndexDescription([p.name])) }
             case .relationship(let d, let toMany, _, let rule):
                 let inverse = try self.inverse(of: p, in: name, to: d.entityName)
-                relationships.append(Relationship(p.name, to: d.entityName, inverse: inverse, toMany ? .toMany : .toOne, deleteRule: rule))
+                relationships.append(Relationship(p.name, to: d.entityName, inverse: inverse, toMany ? .toMany : .toOne,
+                                                  ordered: p.isOrdered, deleteRule: rule))
             }
         }
         return EntityDescription(name, primaryKey: try primaryKey(of: name, marked: keys, attributes),
