@@ -201,28 +201,30 @@ struct ModelMacroTests {
                         _id = initialValue
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.id)
+                        _$observationRegistrar.access(self, keyPath: Self._keyPath_id)
                         return persistentBacking.get(0, cache: &_id)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.id) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Self._keyPath_id) {
                             persistentBacking.set(0, newValue, cache: &_id)
                         }
                     }
                 }
 
                 @exclusivity(unchecked) private var _id: Int64
+
+                private static let _keyPath_id = \Playlist.id
                 var songs: [Song] {
                     @storageRestrictions(initializes: _songs)
                     init(initialValue) {
                         _songs = initialValue
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.songs)
+                        _$observationRegistrar.access(self, keyPath: Self._keyPath_songs)
                         return persistentBacking.get(1, cache: &_songs)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.songs) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Self._keyPath_songs) {
                             persistentBacking.set(1, newValue, cache: &_songs)
                         }
                     }
@@ -230,7 +232,18 @@ struct ModelMacroTests {
 
                 @exclusivity(unchecked) private var _songs: [Song]
 
-                public private(set) var persistentBacking = ModelBacking()
+                private static let _keyPath_songs = \Playlist.songs
+
+                @exclusivity(unchecked) private var _persistentBacking: ModelBacking? = nil
+
+                public var persistentBacking: ModelBacking {
+                    if let backing = _persistentBacking {
+                        return backing
+                    }
+                    let backing = ModelBacking()
+                    _persistentBacking = backing
+                    return backing
+                }
 
                 private let _$observationRegistrar = Observation.ObservationRegistrar()
 
@@ -246,14 +259,14 @@ struct ModelMacroTests {
                 }
 
                 public required init(backing: ModelBacking) {
-                    self.persistentBacking = backing
+                    self._persistentBacking = backing
                     self._id = ModelBacking.placeholder()
                 }
 
                 public func persistentValuesDidChange() {
-                    _$observationRegistrar.withMutation(of: self, keyPath: \.id) {
+                    _$observationRegistrar.withMutation(of: self, keyPath: Self._keyPath_id) {
                     }
-                    _$observationRegistrar.withMutation(of: self, keyPath: \.songs) {
+                    _$observationRegistrar.withMutation(of: self, keyPath: Self._keyPath_songs) {
                     }
                 }
             }
