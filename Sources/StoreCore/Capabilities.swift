@@ -37,6 +37,11 @@ public struct Capabilities: OptionSet, Sendable, Hashable {
     /// stored and queried by key (`prices.small`, `prices['small']`) and `@count`.
     public static let primitiveMaps = Capabilities(rawValue: 1 << 10)
 
+    /// Embedded entities (`EntityDescription(..., embedded: true)`): a record lives inside one
+    /// owner, an orphan fails the commit, a second owner is refused, the owner's delete cascades.
+    /// (1 << 11 is left to ordered relationships.)
+    public static let embeddedObjects = Capabilities(rawValue: 1 << 12)
+
     /// Every capability with its name, for reports.
     public static let named: [(Capabilities, String)] = [
         (.persistence, "persistence"), (.snapshotReads, "snapshotReads"),
@@ -44,6 +49,7 @@ public struct Capabilities: OptionSet, Sendable, Hashable {
         (.observation, "observation"), (.migrations, "migrations"),
         (.integrityCheck, "integrityCheck"), (.compaction, "compaction"), (.readOnlyMode, "readOnlyMode"),
         (.primitiveLists, "primitiveLists"), (.primitiveMaps, "primitiveMaps"),
+        (.embeddedObjects, "embeddedObjects"),
     ]
 
     /// The names of the capabilities in this set.
