@@ -9,6 +9,7 @@ extension LMDBTransaction {
         let e = try entity(record.entity, forWrite: true)
         let r = try e.checkedRecord(record)
         try noteMapFull { try insertChecked(e, r) }
+        if e.isEmbedded { embedded.note(e, r.id) }
     }
 
     func upsert(_ record: Record) throws {
@@ -22,6 +23,7 @@ extension LMDBTransaction {
                 try insertChecked(e, r)
             }
         }
+        if e.isEmbedded { embedded.note(e, r.id) }
     }
 
     func insert(contentsOf records: [Record]) throws {
@@ -31,6 +33,7 @@ extension LMDBTransaction {
         try atomically {
             for r in checked { try insertChecked(r.entity, r) }
         }
+        for r in checked where r.entity.isEmbedded { embedded.note(r.entity, r.id) }
     }
 
     func update(_ entity: String, id: Value, set changes: [String: Value]) throws {
@@ -81,6 +84,7 @@ extension LMDBTransaction {
         let key = primaryKey(try e.checkedKey(id)), targetKey = primaryKey(try d.checkedKey(target))
         guard try recordBytes(e, key) != nil else { throw StoreError(.notFound, "\(e.name) \(id) does not exist") }
         guard try recordBytes(d, targetKey) != nil else { throw StoreError(.notFound, "\(d.name) \(target) does not exist") }
+        try embedded.checkLink(in: self, e, try e.checkedKey(id), r, try d.checkedKey(target))
         let forward = layout.relationships[e.index][position], backward = layout.inverses[e.index][position]
         try noteMapFull {
             if r.cardinality == .toOne {       // the source's previous target goes
@@ -105,6 +109,7 @@ extension LMDBTransaction {
         let d = schema[r.destination]!
         let key = primaryKey(try e.checkedKey(id)), targetKey = primaryKey(try d.checkedKey(target))
         guard try recordBytes(e, key) != nil else { throw StoreError(.notFound, "\(e.name) \(id) does not exist") }
+        embedded.noteUnlink(schema: schema, e, try e.checkedKey(id), r, try d.checkedKey(target))
         try noteMapFull {
             try txn.delete(layout.relationships[e.index][position], key, targetKey)
             try txn.delete(layout.inverses[e.index][position], targetKey, key)

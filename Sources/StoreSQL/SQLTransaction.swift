@@ -24,6 +24,8 @@ public final class SQLTransaction: WriteTransaction {
     public let isWritable: Bool
     /// `false` once the driver called `end()`: later calls throw `closed`.
     public private(set) var isActive = true
+    /// The embedded records this transaction touched (see `checkEmbeddedOwners`).
+    var embedded = EmbeddedOwnership()
 
     /// Marks the transaction over: the driver calls it when the closure returns (a transaction
     /// that escaped its closure then throws `closed` instead of touching the connection).
@@ -158,12 +160,14 @@ public final class SQLTransaction: WriteTransaction {
         let e = try entity(record.entity, forWrite: true)
         let r = try e.checkedRecord(record)
         try db.run(mapping.sql(e).insert, r.values)
+        if e.isEmbedded { embedded.note(e, r.id) }
     }
 
     public func upsert(_ record: Record) throws {
         let e = try entity(record.entity, forWrite: true)
         let r = try e.checkedRecord(record)
         try db.run(mapping.sql(e).upsert, r.values)
+        if e.isEmbedded { embedded.note(e, r.id) }
     }
 
     public func insert(contentsOf records: [Record]) throws {
@@ -173,6 +177,7 @@ public final class SQLTransaction: WriteTransaction {
         try db.atomically {
             for r in checked { try db.run(mapping.sql(r.entity).insert, r.values) }
         }
+        for r in checked where r.entity.isEmbedded { embedded.note(r.entity, r.id) }
     }
 
     public func update(_ entity: String, id: Value, set changes: [String: Value]) throws {
@@ -268,6 +273,7 @@ public final class SQLTransaction: WriteTransaction {
         let key = try e.checkedKey(id), tkey = try d.checkedKey(target)
         try requireExists(e, key)
         try requireExists(d, tkey)
+        try embedded.checkLink(in: self, e, key, r, tkey)
         try db.atomically {
             switch mapping.links(e, r) {
             case .foreignKey(_, let column, true):
@@ -292,6 +298,7 @@ public final class SQLTransaction: WriteTransaction {
         let d = schema[r.destination]!
         let key = try e.checkedKey(id), tkey = try d.checkedKey(target)
         try requireExists(e, key)
+        embedded.noteUnlink(schema: schema, e, key, r, tkey)
         switch mapping.links(e, r) {
         case .foreignKey(_, let column, true):
             try db.execute(SQLStatement("UPDATE \(q(e.name)) SET \(q(column)) = NULL WHERE \(q(e.primaryKey.name)) = ? AND \(q(column)) = ?"), [key, tkey])
