@@ -402,6 +402,7 @@ public final class ObjectContext {
         let oldOfA = r.isToMany ? nil : try relatedKeys(a, r).first
         if !r.isToMany, oldOfA == b.id { return }
         let oldOfB = inverse.isToMany ? nil : try relatedKeys(b, inverse).first
+        try checkSecondOwner(a, r, b, ownerOfA: oldOfA, ownerOfB: oldOfB)
         if let k = oldOfA { unlinkPair(a, r, fault(ObjectID(r.destination, k))) }
         if let k = oldOfB, k != a.id { unlinkPair(fault(ObjectID(a.entity, k)), r, b) }
         editSlot(a, r.index) { $0.add(b.id) }
