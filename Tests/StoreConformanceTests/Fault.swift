@@ -223,6 +223,21 @@ enum Fault: String, CaseIterable, Sendable {
     /// A relationship compared with a key compares the record's own key (`author == 1` read as
     /// `id == 1`).
     case relationshipComparedAsOwnKey
+
+    // MARK: Embedded objects
+
+    /// After reopening, the links between owners and their embedded records are not found.
+    case embeddedLinksLostOnReopen
+    /// An orphan is deleted at commit instead of refused: the rest of the transaction commits.
+    case orphanDroppedAtCommit
+    /// Linking an embedded record to a second owner moves it there.
+    case secondOwnerMovesEmbedded
+    /// Deleting an owner does not reach its embedded records: they are unlinked and left behind.
+    case embeddedCascadeSkipped
+    /// Key paths through an owning relationship (`address.city`, `ANY phones.kind`) match nothing.
+    case embeddedKeyPathsMatchNothing
+    /// The store records its schema without the embedded flag: another flag opens it.
+    case embeddedFlagNotRecorded
 }
 
 extension Fault {
@@ -324,6 +339,12 @@ extension Fault {
         case .noneOverEmptyListIsFalse: "collections.randomQueriesMatchReference"
         case .migrationCollectionFillsIgnored: "collections.addCollectionsByMigration"
         case .relationshipComparedAsOwnKey: "queries.relationshipsComparedByKey"
+        case .embeddedLinksLostOnReopen: "embeddedObjects.roundTripThroughReopen"
+        case .orphanDroppedAtCommit: "embeddedObjects.orphanIsRefusedAtCommitAndNothingIsWritten"
+        case .secondOwnerMovesEmbedded: "embeddedObjects.secondOwnerIsRefused"
+        case .embeddedCascadeSkipped: "embeddedObjects.ownerDeleteCascades"
+        case .embeddedKeyPathsMatchNothing: "embeddedObjects.queriesThroughTheOwnersKeyPath"
+        case .embeddedFlagNotRecorded: "embeddedObjects.wrongDeclarationsAreRefusedAndTheFlagIsRecorded"
         }
     }
 }

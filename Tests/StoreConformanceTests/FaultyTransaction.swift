@@ -76,6 +76,7 @@ final class FaultyTransaction: WriteTransaction {
                 c.keyPath = "id"
                 c.quantifier = .single
             }
+            if fault == .embeddedKeyPathsMatchNothing, Fault.leadsThroughOwning(c.keyPath, schema) { return .constant(false) }
             return fault?.bendCollection(c, schema) ?? .condition(c)
         }
     }
@@ -229,6 +230,7 @@ final class FaultyTransaction: WriteTransaction {
         guard let e = schema[entity], let r = e.relationship(relationship) else { return all }
         let side = RecordKey(entity, id, relationship)
         if fault == .inverseNotUpdated && Self.isInverseSide(e, r) { return [] }
+        if fault == .embeddedLinksLostOnReopen && state.reopened && schema.ownership(e, r) != nil { return [] }
         if fault == .relatedInLinkOrder {
             all = all.enumerated().sorted { a, b in
                 let (x, y) = (state.linkSequence(side, a.element.id), state.linkSequence(side, b.element.id))
@@ -407,6 +409,7 @@ final class FaultyTransaction: WriteTransaction {
             duplicate = try linked()
         default: break
         }
+        if fault == .secondOwnerMovesEmbedded { try Fault.unlinkOtherOwner(e, id, r, target, in: try w) }
         var previous: Value?
         if fault == .oneToOneInverseSideKeepsOldPartner && !r.isToMany && !inverse.isToMany && isDeclaredSecond(e, r) {
             previous = try w.related(r.destination, id: target, via: r.inverse).first?.id
@@ -517,6 +520,7 @@ final class FaultyTransaction: WriteTransaction {
                 }
             }
             try unlink(rule: .deny, of: reached)
+        case .embeddedCascadeSkipped: try Fault.unlinkEmbedded(of: ids.map { (entity, $0) }, in: try w)
         default: return
         }
     }
