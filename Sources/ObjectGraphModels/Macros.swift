@@ -25,6 +25,23 @@
 @attached(extension, conformances: PersistentModel, Observable)
 public macro Model() = #externalMacro(module: "ObjectGraphMacros", type: "ModelMacro")
 
+/// `@Model(.embedded)`: a declared model whose records live inside one owner (Realm's
+/// `EmbeddedObject`); the owner declares the relationship to it with delete rule `.cascade`.
+///
+/// ```swift
+/// @Model(.embedded) final class Address {
+///     var id: Int64
+///     var city: String = ""
+///     @Relationship(inverse: \User.address) var user: User? = nil
+///     init(id: Int64) { self.id = id }
+/// }
+/// ```
+@attached(member, names: named(persistentBacking), named(_$observationRegistrar), named(entityName),
+          named(persistentProperties), named(init(backing:)), named(persistentValuesDidChange), named(isEmbeddedModel))
+@attached(memberAttribute)
+@attached(extension, conformances: PersistentModel, Observable)
+public macro Model(_ option: ModelOption) = #externalMacro(module: "ObjectGraphMacros", type: "ModelMacro")
+
 /// Options of a stored attribute: `.unique`, `.indexed`, `.primaryKey`.
 @attached(peer)
 public macro Attribute(_ options: AttributeOption...) = #externalMacro(module: "ObjectGraphMacros", type: "MarkerMacro")
