@@ -81,10 +81,11 @@ extension LMDBTransaction {
     func link(_ entity: String, id: Value, _ relationship: String, to target: Value) throws {
         let (e, r, position) = try resolveRelationship(entity, relationship)
         let (d, inverse) = schema.inverse(of: r)
-        let key = primaryKey(try e.checkedKey(id)), targetKey = primaryKey(try d.checkedKey(target))
+        let id = try e.checkedKey(id), target = try d.checkedKey(target)
+        let key = primaryKey(id), targetKey = primaryKey(target)
         guard try recordBytes(e, key) != nil else { throw StoreError(.notFound, "\(e.name) \(id) does not exist") }
         guard try recordBytes(d, targetKey) != nil else { throw StoreError(.notFound, "\(d.name) \(target) does not exist") }
-        try embedded.checkLink(in: self, e, try e.checkedKey(id), r, try d.checkedKey(target))
+        try embedded.checkLink(in: self, e, id, r, target)
         let forward = layout.relationships[e.index][position], backward = layout.inverses[e.index][position]
         try noteMapFull {
             if r.cardinality == .toOne {       // the source's previous target goes
@@ -107,9 +108,10 @@ extension LMDBTransaction {
     func unlink(_ entity: String, id: Value, _ relationship: String, from target: Value) throws {
         let (e, r, position) = try resolveRelationship(entity, relationship)
         let d = schema[r.destination]!
-        let key = primaryKey(try e.checkedKey(id)), targetKey = primaryKey(try d.checkedKey(target))
+        let id = try e.checkedKey(id), target = try d.checkedKey(target)
+        let key = primaryKey(id), targetKey = primaryKey(target)
         guard try recordBytes(e, key) != nil else { throw StoreError(.notFound, "\(e.name) \(id) does not exist") }
-        embedded.noteUnlink(schema: schema, e, try e.checkedKey(id), r, try d.checkedKey(target))
+        embedded.noteUnlink(schema: schema, e, id, r, target)
         try noteMapFull {
             try txn.delete(layout.relationships[e.index][position], key, targetKey)
             try txn.delete(layout.inverses[e.index][position], targetKey, key)
