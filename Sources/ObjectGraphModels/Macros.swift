@@ -19,28 +19,14 @@
 /// The primary key is the property marked `@Attribute(.primaryKey)`, else the one named `id`.
 /// `@Transient` properties are not stored. The macro adds `init(backing:)`, so a class with no
 /// initializer of its own declares one.
-@attached(member, names: named(persistentBacking), named(_persistentBacking), named(_$observationRegistrar), named(entityName),
-          named(persistentProperties), named(init(backing:)), named(persistentValuesDidChange))
-@attached(memberAttribute)
-@attached(extension, conformances: PersistentModel, Observable)
-public macro Model() = #externalMacro(module: "ObjectGraphMacros", type: "ModelMacro")
-
-/// `@Model(.embedded)`: a declared model whose records live inside one owner (Realm's
-/// `EmbeddedObject`); the owner declares the relationship to it with delete rule `.cascade`.
 ///
-/// ```swift
-/// @Model(.embedded) final class Address {
-///     var id: Int64
-///     var city: String = ""
-///     @Relationship(inverse: \User.address) var user: User? = nil
-///     init(id: Int64) { self.id = id }
-/// }
-/// ```
-@attached(member, names: named(persistentBacking), named(_$observationRegistrar), named(entityName),
+/// `@Model(.embedded)` declares an embedded model (Realm's `EmbeddedObject`): its records live
+/// inside one owner, which declares the relationship to it with delete rule `.cascade`.
+@attached(member, names: named(persistentBacking), named(_persistentBacking), named(_$observationRegistrar), named(entityName),
           named(persistentProperties), named(init(backing:)), named(persistentValuesDidChange), named(isEmbeddedModel))
 @attached(memberAttribute)
 @attached(extension, conformances: PersistentModel, Observable)
-public macro Model(_ option: ModelOption) = #externalMacro(module: "ObjectGraphMacros", type: "ModelMacro")
+public macro Model(_ options: ModelOption...) = #externalMacro(module: "ObjectGraphMacros", type: "ModelMacro")
 
 /// Options of a stored attribute: `.unique`, `.indexed`, `.primaryKey`.
 @attached(peer)

@@ -318,20 +318,31 @@ struct ModelMacroTests {
                         _id = initialValue
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.id)
+                        _$observationRegistrar.access(self, keyPath: Self._keyPath_id)
                         return persistentBacking.get(0, cache: &_id)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.id) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Self._keyPath_id) {
                             persistentBacking.set(0, newValue, cache: &_id)
                         }
                     }
                 }
 
                 @exclusivity(unchecked) private var _id: Int64
+
+                private static let _keyPath_id = \Address.id
                 init(id: Int64) { self.id = id }
 
-                public private(set) var persistentBacking = ModelBacking()
+                @exclusivity(unchecked) private var _persistentBacking: ModelBacking? = nil
+
+                public var persistentBacking: ModelBacking {
+                    if let backing = _persistentBacking {
+                        return backing
+                    }
+                    let backing = ModelBacking()
+                    _persistentBacking = backing
+                    return backing
+                }
 
                 private let _$observationRegistrar = Observation.ObservationRegistrar()
 
@@ -346,12 +357,12 @@ struct ModelMacroTests {
                 }
 
                 public required init(backing: ModelBacking) {
-                    self.persistentBacking = backing
+                    self._persistentBacking = backing
                     self._id = ModelBacking.placeholder()
                 }
 
                 public func persistentValuesDidChange() {
-                    _$observationRegistrar.withMutation(of: self, keyPath: \.id) {
+                    _$observationRegistrar.withMutation(of: self, keyPath: Self._keyPath_id) {
                     }
                 }
 
