@@ -29,7 +29,7 @@ public final class GRDBStore: Repository, @unchecked Sendable {
     public let migrationGeneration: Int
     public let options: StoreOptions
     public let capabilities: Capabilities = [.persistence, .snapshotReads, .concurrentReaders, .schemaVersioning, .migrations, .integrityCheck, .compaction, .readOnlyMode, .orderedRelationships,
-                                                  .primitiveLists, .primitiveMaps]
+                                                  .primitiveLists, .primitiveMaps, .embeddedObjects]
 
     let mapping: SQLSchemaMapping
     /// A `DatabasePool`; a `DatabaseQueue` for a read-only store on read-only media (immutable).
@@ -128,7 +128,9 @@ public final class GRDBStore: Repository, @unchecked Sendable {
                                _ body: (SQLTransaction) throws -> T) throws -> T {
         let tx = SQLTransaction(mapping: mapping, executor: executor, writable: writable)
         defer { tx.end() }
-        return try body(tx)
+        let result = try body(tx)
+        if writable { try tx.checkEmbeddedOwners() }
+        return result
     }
 
     /// Marks the calling thread as inside a transaction while `body` runs; refuses nesting

@@ -47,7 +47,7 @@ public final class LMDBStore: Repository, @unchecked Sendable {
     public let options: StoreOptions
     public let mapLimits: MapSize
     public let capabilities: Capabilities = [.persistence, .snapshotReads, .concurrentReaders, .schemaVersioning, .migrations, .integrityCheck, .compaction, .readOnlyMode, .orderedRelationships,
-                                                  .primitiveLists, .primitiveMaps]
+                                                  .primitiveLists, .primitiveMaps, .embeddedObjects]
 
     let env: LMDBEnvironment
     let layout: LMDBLayout
@@ -227,6 +227,7 @@ public final class LMDBStore: Repository, @unchecked Sendable {
                 txn.abort()
                 return (nil, StoreError(.storageFull, "the map is full", nativeCode: MDB_MAP_FULL))
             }
+            try tx.checkEmbeddedOwners()
             try txn.commit()
             return (result, nil)
         } catch let e as StoreError where e.nativeCode == MDB_MAP_FULL || tx.needsLargerMap {

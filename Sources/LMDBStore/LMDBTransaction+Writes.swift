@@ -9,6 +9,7 @@ extension LMDBTransaction {
         let e = try entity(record.entity, forWrite: true)
         let r = try e.checkedRecord(record)
         try noteMapFull { try insertChecked(e, r) }
+        if e.isEmbedded { embedded.note(e, r.id) }
     }
 
     func upsert(_ record: Record) throws {
@@ -22,6 +23,7 @@ extension LMDBTransaction {
                 try insertChecked(e, r)
             }
         }
+        if e.isEmbedded { embedded.note(e, r.id) }
     }
 
     func insert(contentsOf records: [Record]) throws {
@@ -31,6 +33,7 @@ extension LMDBTransaction {
         try atomically {
             for r in checked { try insertChecked(r.entity, r) }
         }
+        for r in checked where r.entity.isEmbedded { embedded.note(r.entity, r.id) }
     }
 
     func update(_ entity: String, id: Value, set changes: [String: Value]) throws {
@@ -84,9 +87,11 @@ extension LMDBTransaction {
         let (e, r, position) = try resolveRelationship(entity, relationship)
         if let index { try r.requireOrdered(in: e.name, for: "link(at: \(index))") }
         let (d, inverse) = schema.inverse(of: r)
-        let key = primaryKey(try e.checkedKey(id)), targetKey = primaryKey(try d.checkedKey(target))
+        let id = try e.checkedKey(id), target = try d.checkedKey(target)
+        let key = primaryKey(id), targetKey = primaryKey(target)
         guard try recordBytes(e, key) != nil else { throw StoreError(.notFound, "\(e.name) \(id) does not exist") }
         guard try recordBytes(d, targetKey) != nil else { throw StoreError(.notFound, "\(d.name) \(target) does not exist") }
+        try embedded.checkLink(in: self, e, id, r, target)
         let forward = layout.relationships[e.index][position], backward = layout.inverses[e.index][position]
         let order = orderDatabases(e, position)
         if let index, let dbi = order.forward {
@@ -117,8 +122,10 @@ extension LMDBTransaction {
     func unlink(_ entity: String, id: Value, _ relationship: String, from target: Value) throws {
         let (e, r, position) = try resolveRelationship(entity, relationship)
         let d = schema[r.destination]!
-        let key = primaryKey(try e.checkedKey(id)), targetKey = primaryKey(try d.checkedKey(target))
+        let id = try e.checkedKey(id), target = try d.checkedKey(target)
+        let key = primaryKey(id), targetKey = primaryKey(target)
         guard try recordBytes(e, key) != nil else { throw StoreError(.notFound, "\(e.name) \(id) does not exist") }
+        embedded.noteUnlink(schema: schema, e, id, r, target)
         let order = orderDatabases(e, position)
         try noteMapFull {
             try txn.delete(layout.relationships[e.index][position], key, targetKey)

@@ -18,6 +18,8 @@ final class LMDBTransaction: WriteTransaction {
     /// keeps the runtime's access tracking off the write path (a transaction is used by one
     /// thread). Records need none: they are encoded into the space LMDB reserves.
     @exclusivity(unchecked) var keyScratch: [UInt8] = []
+    /// The embedded records this transaction touched (see `checkEmbeddedOwners`).
+    var embedded = EmbeddedOwnership()
 
     init(schema: Schema, layout: LMDBLayout, env: OpaquePointer, txn: LMDBTxn, writable: Bool) {
         self.schema = schema

@@ -404,6 +404,7 @@ public final class ObjectContext {
         let oldOfA = r.isToMany ? nil : try relatedKeys(a, r).first
         if !r.isToMany, oldOfA == b.id { return }
         let oldOfB = inverse.isToMany ? nil : try relatedKeys(b, inverse).first
+        try checkSecondOwner(a, r, b, ownerOfA: oldOfA, ownerOfB: oldOfB)
         if r.relationship.isOrdered { _ = try relatedKeys(a, r) }   // an ordered list appends to what it holds
         if inverse.relationship.isOrdered { _ = try relatedKeys(b, inverse) }
         if let k = oldOfA { unlinkPair(a, r, fault(ObjectID(r.destination, k))) }

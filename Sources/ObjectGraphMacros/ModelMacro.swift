@@ -17,7 +17,9 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         }
         let properties = StoredProperty.persisted(in: c)
         guard ModelValidation.check(c, properties, node, in: context) else { return [] }
+        let embedded = node.arguments?.as(LabeledExprListSyntax.self)?.contains { $0.expression.trimmedDescription.hasSuffix(".embedded") } ?? false
         return ModelMembers(className: c.name.trimmedDescription, properties: properties).declarations
+            + (embedded ? ["public static var isEmbeddedModel: Bool { true }"] : [])
     }
 
     public static func expansion(

@@ -19,11 +19,14 @@
 /// The primary key is the property marked `@Attribute(.primaryKey)`, else the one named `id`.
 /// `@Transient` properties are not stored. The macro adds `init(backing:)`, so a class with no
 /// initializer of its own declares one.
+///
+/// `@Model(.embedded)` declares an embedded model (Realm's `EmbeddedObject`): its records live
+/// inside one owner, which declares the relationship to it with delete rule `.cascade`.
 @attached(member, names: named(persistentBacking), named(_persistentBacking), named(_$observationRegistrar), named(entityName),
-          named(persistentProperties), named(init(backing:)), named(persistentValuesDidChange))
+          named(persistentProperties), named(init(backing:)), named(persistentValuesDidChange), named(isEmbeddedModel))
 @attached(memberAttribute)
 @attached(extension, conformances: PersistentModel, Observable)
-public macro Model() = #externalMacro(module: "ObjectGraphMacros", type: "ModelMacro")
+public macro Model(_ options: ModelOption...) = #externalMacro(module: "ObjectGraphMacros", type: "ModelMacro")
 
 /// Options of a stored attribute: `.unique`, `.indexed`, `.primaryKey`.
 @attached(peer)

@@ -28,7 +28,7 @@ public final class SQLiteStore: Repository, @unchecked Sendable {
     public let migrationGeneration: Int
     public let options: StoreOptions
     public let capabilities: Capabilities = [.persistence, .snapshotReads, .concurrentReaders, .schemaVersioning, .migrations, .integrityCheck, .compaction, .readOnlyMode, .orderedRelationships,
-                                                  .primitiveLists, .primitiveMaps]
+                                                  .primitiveLists, .primitiveMaps, .embeddedObjects]
 
     let mapping: SQLSchemaMapping
     private let writeLock = NSLock()
@@ -145,6 +145,7 @@ public final class SQLiteStore: Repository, @unchecked Sendable {
         defer { tx.end() }
         do {
             let result = try body(tx)
+            if writable { try tx.checkEmbeddedOwners() }
             try db.statement("COMMIT").execute()
             return result
         } catch {

@@ -22,7 +22,7 @@ public enum ConformanceKit {
     public static let cases: [ConformanceCase] =
         SchemaCases.all + CRUDCases.all + TransactionCases.all + IsolationCases.all + BatchCases.all + QueryCases.all
         + RelationshipCases.all + ErrorCases.all + PersistenceCases.all + ReadOnlyCases.all + ReentrancyCases.all + MigrationCases.all
-        + CollectionCases.all + OrderedRelationshipCases.all
+        + CollectionCases.all + OrderedRelationshipCases.all + EmbeddedCases.all
 
     /// The groups in order.
     public static var groups: [String] {

@@ -40,6 +40,9 @@ public struct Capabilities: OptionSet, Sendable, Hashable {
     /// Ordered to-many relationships (`Relationship(..., .toMany, ordered: true)`): links keep
     /// the order given, with `link(..., at:)`, `move(...)` and `related` in list order.
     public static let orderedRelationships = Capabilities(rawValue: 1 << 11)
+    /// Embedded entities (`EntityDescription(..., embedded: true)`): a record lives inside one
+    /// owner, an orphan fails the commit, a second owner is refused, the owner's delete cascades.
+    public static let embeddedObjects = Capabilities(rawValue: 1 << 12)
 
     /// Every capability with its name, for reports.
     public static let named: [(Capabilities, String)] = [
@@ -49,6 +52,7 @@ public struct Capabilities: OptionSet, Sendable, Hashable {
         (.integrityCheck, "integrityCheck"), (.compaction, "compaction"), (.readOnlyMode, "readOnlyMode"),
         (.primitiveLists, "primitiveLists"), (.primitiveMaps, "primitiveMaps"),
         (.orderedRelationships, "orderedRelationships"),
+        (.embeddedObjects, "embeddedObjects"),
     ]
 
     /// The names of the capabilities in this set.

@@ -18,6 +18,8 @@ public final class Entity: Sendable {
     public let packed: PackedLayout
     public let indexes: [IndexDescription]
     public let relationships: [Relationship]
+    /// Whether records of this entity live only inside one owner (`EntityDescription.isEmbedded`).
+    public let isEmbedded: Bool
     private let ordinals: [String: Int]
     private let relationshipPositions: [String: Int]
 
@@ -31,6 +33,7 @@ public final class Entity: Sendable {
         packed = PackedLayout(attributeTypes, collections: collections)
         indexes = d.indexes
         relationships = d.relationships
+        isEmbedded = d.isEmbedded
         ordinals = Dictionary(d.attributes.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
         relationshipPositions = Dictionary(d.relationships.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
         primaryKeyOrdinal = ordinals[d.primaryKey] ?? 0

@@ -13,10 +13,14 @@ public struct EntityDescription: Sendable, Hashable {
     public var attributes: [Attribute]
     public var indexes: [IndexDescription]
     public var relationships: [Relationship]
+    /// Whether the entity is embedded: its records live only inside one owner record (Realm's
+    /// `EmbeddedObject`). See `Schema`'s rules for embedded entities in `Entity+Embedded.swift`.
+    public var isEmbedded: Bool
 
     public init(_ name: String, primaryKey: String, attributes: [Attribute],
-                indexes: [IndexDescription] = [], relationships: [Relationship] = []) {
+                indexes: [IndexDescription] = [], relationships: [Relationship] = [], embedded: Bool = false) {
         self.name = name
+        self.isEmbedded = embedded
         self.primaryKey = primaryKey
         self.attributes = attributes
         self.indexes = indexes

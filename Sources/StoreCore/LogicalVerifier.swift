@@ -27,8 +27,9 @@ public enum LogicalVerifier {
         }
         report.checks.append("records: valid, primary-key lookups agree with a scan, counts agree")
         report.checks.append("indexes: unique ones hold, an equality query finds every record")
-        checkLinks(schema, byEntity, ids, tx, &report)
+        let links = checkLinks(schema, byEntity, ids, tx, &report)
         report.checks.append("relationships: every link reaches a record, to-one holds one, every inverse agrees")
+        checkEmbeddedOwners(schema, byEntity, links, &report)
     }
 
     // MARK: Internal helpers
@@ -86,8 +87,9 @@ public enum LogicalVerifier {
         }
     }
 
+    /// Returns the links read: `links["Entity.relationship"][source id]` = target ids.
     private static func checkLinks(_ schema: Schema, _ byEntity: [String: [Record]], _ ids: [String: Set<Value>],
-                                   _ tx: any ReadTransaction, _ report: inout VerificationReport) {
+                                   _ tx: any ReadTransaction, _ report: inout VerificationReport) -> [String: [Value: [Value]]] {
         // links["Entity.rel"][source id] = target ids
         var links: [String: [Value: [Value]]] = [:]
         for e in schema.entities {
@@ -121,5 +123,6 @@ public enum LogicalVerifier {
                 }
             }
         }
+        return links
     }
 }

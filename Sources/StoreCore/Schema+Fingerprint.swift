@@ -28,12 +28,12 @@ extension Schema {
         }
     }
 
-    /// One entity of a fingerprint: `Name:pk;attr type[?];idx(a,b)[!];rel->Dest.inverse card rule`.
+    /// One entity of a fingerprint: `Name:pk[:embedded];attr type[?];idx(a,b)[!];rel->Dest.inverse card rule`.
     private static func entity(from text: Substring) throws -> EntityDescription? {
         var members = text.split(separator: ";", omittingEmptySubsequences: false)
         guard let head = members.first else { return nil }
         let nameAndKey = head.split(separator: ":", omittingEmptySubsequences: false)
-        guard nameAndKey.count == 2 else { return nil }
+        guard nameAndKey.count == 2 || (nameAndKey.count == 3 && nameAndKey[2] == "embedded") else { return nil }
         members.removeFirst()
         var attributes: [Attribute] = [], indexes: [IndexDescription] = [], relationships: [Relationship] = []
         for m in members {
@@ -49,7 +49,7 @@ extension Schema {
             }
         }
         return EntityDescription(String(nameAndKey[0]), primaryKey: String(nameAndKey[1]), attributes: attributes,
-                                 indexes: indexes, relationships: relationships)
+                                 indexes: indexes, relationships: relationships, embedded: nameAndKey.count == 3)
     }
 
     /// `name type` or `name type?`; a list's type ends in `[]`, a map's in `{}`.

@@ -67,7 +67,7 @@ public final class Schema: Sendable {
     public var fingerprint: String {
         var s = "v\(version)"
         for e in descriptions {
-            s += "|\(e.name):\(e.primaryKey)"
+            s += "|\(e.name):\(e.primaryKey)\(e.isEmbedded ? ":embedded" : "")"
             for a in e.attributes { s += ";\(a.name) \(a.typeName)\(a.isOptional ? "?" : "")" }
             for i in e.indexes { s += ";idx(\(i.attributes.joined(separator: ",")))\(i.isUnique ? "!" : "")" }
             for r in e.relationships { s += ";\(r.name)->\(r.destination).\(r.inverse) \(r.cardinality.rawValue) \(r.deleteRule.rawValue)\(r.isOrdered ? " ordered" : "")" }

@@ -12,6 +12,7 @@ enum SchemaValidator {
         }
         let byName = Dictionary(uniqueKeysWithValues: entities.map { ($0.name, $0) })
         for e in entities { try validate(e, all: byName) }
+        try validateEmbedding(entities, all: byName)
     }
 
     private static func validate(_ e: EntityDescription, all: [String: EntityDescription]) throws {
@@ -94,5 +95,5 @@ enum SchemaValidator {
         guard !name.hasPrefix("sb_") else { throw fail("\(what): name '\(name)' uses the reserved prefix 'sb_'") }
     }
 
-    private static func fail(_ message: String) -> StoreError { StoreError(.invalidSchema, message) }
+    static func fail(_ message: String) -> StoreError { StoreError(.invalidSchema, message) }
 }

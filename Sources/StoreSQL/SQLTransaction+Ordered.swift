@@ -12,6 +12,7 @@ extension SQLTransaction {
         let key = try e.checkedKey(id), tkey = try d.checkedKey(target)
         try requireExists(e, key)
         try requireExists(d, tkey)
+        try embedded.checkLink(in: self, e, key, r, tkey)
         try linkOrdered(e, r, key, to: tkey, at: index)
     }
 

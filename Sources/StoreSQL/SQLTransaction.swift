@@ -24,6 +24,8 @@ public final class SQLTransaction: WriteTransaction {
     public let isWritable: Bool
     /// `false` once the driver called `end()`: later calls throw `closed`.
     public private(set) var isActive = true
+    /// The embedded records this transaction touched (see `checkEmbeddedOwners`).
+    var embedded = EmbeddedOwnership()
 
     /// Marks the transaction over: the driver calls it when the closure returns (a transaction
     /// that escaped its closure then throws `closed` instead of touching the connection).
@@ -159,12 +161,14 @@ public final class SQLTransaction: WriteTransaction {
         let e = try entity(record.entity, forWrite: true)
         let r = try e.checkedRecord(record)
         try db.run(mapping.sql(e).insert, r.values)
+        if e.isEmbedded { embedded.note(e, r.id) }
     }
 
     public func upsert(_ record: Record) throws {
         let e = try entity(record.entity, forWrite: true)
         let r = try e.checkedRecord(record)
         try db.run(mapping.sql(e).upsert, r.values)
+        if e.isEmbedded { embedded.note(e, r.id) }
     }
 
     public func insert(contentsOf records: [Record]) throws {
@@ -174,6 +178,7 @@ public final class SQLTransaction: WriteTransaction {
         try db.atomically {
             for r in checked { try db.run(mapping.sql(r.entity).insert, r.values) }
         }
+        for r in checked where r.entity.isEmbedded { embedded.note(r.entity, r.id) }
     }
 
     public func update(_ entity: String, id: Value, set changes: [String: Value]) throws {
@@ -271,6 +276,7 @@ public final class SQLTransaction: WriteTransaction {
         let key = try e.checkedKey(id), tkey = try d.checkedKey(target)
         try requireExists(e, key)
         try requireExists(d, tkey)
+        try embedded.checkLink(in: self, e, key, r, tkey)
         if r.isOrdered || inv.isOrdered { return try linkOrdered(e, r, key, to: tkey, at: nil) }
         try db.atomically { try linkRows(e, r, key, tkey) }
     }
@@ -300,6 +306,7 @@ public final class SQLTransaction: WriteTransaction {
         let d = schema[r.destination]!
         let key = try e.checkedKey(id), tkey = try d.checkedKey(target)
         try requireExists(e, key)
+        embedded.noteUnlink(schema: schema, e, key, r, tkey)
         if r.isOrdered || schema.inverse(of: r).relationship.isOrdered { return try unlinkOrdered(e, r, key, from: tkey) }
         try unlinkRows(e, r, key, tkey)
     }

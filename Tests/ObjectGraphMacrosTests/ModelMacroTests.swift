@@ -394,6 +394,82 @@ struct ModelMacroTests {
         }
     }
 
+    @Test func anEmbeddedModelSaysSo() {
+        assertMacro {
+            """
+            @Model(.embedded) final class Address {
+                var id: Int64
+                init(id: Int64) { self.id = id }
+            }
+            """
+        } expansion: {
+            #"""
+            final class Address {
+                var id: Int64 {
+                    @storageRestrictions(initializes: _id)
+                    init(initialValue) {
+                        _id = initialValue
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: Self._keyPath_id)
+                        return persistentBacking.get(0, cache: &_id)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Self._keyPath_id) {
+                            persistentBacking.set(0, newValue, cache: &_id)
+                        }
+                    }
+                }
+
+                @exclusivity(unchecked) private var _id: Int64
+
+                private static let _keyPath_id = \Address.id
+                init(id: Int64) { self.id = id }
+
+                @exclusivity(unchecked) private var _persistentBacking: ModelBacking? = nil
+
+                public var persistentBacking: ModelBacking {
+                    if let backing = _persistentBacking {
+                        return backing
+                    }
+                    let backing = ModelBacking()
+                    _persistentBacking = backing
+                    return backing
+                }
+
+                private let _$observationRegistrar = Observation.ObservationRegistrar()
+
+                public static var entityName: String {
+                    "Address"
+                }
+
+                public static var persistentProperties: [ModelProperty] {
+                    [
+                        .property("id", \Address.id, storage: \Address._id),
+                    ]
+                }
+
+                public required init(backing: ModelBacking) {
+                    self._persistentBacking = backing
+                    self._id = ModelBacking.placeholder()
+                }
+
+                public func persistentValuesDidChange() {
+                    _$observationRegistrar.withMutation(of: self, keyPath: Self._keyPath_id) {
+                    }
+                }
+
+                public static var isEmbeddedModel: Bool {
+                    true
+                }
+            }
+
+            extension Address: PersistentModel, Observation.Observable {
+            }
+            """#
+        }
+    }
+
     @Test func onlyClasses() {
         assertMacro {
             """

@@ -39,6 +39,30 @@ struct SQLiteVerifyTests {
         #expect(report.records > 0 && report.links > 0)
     }
 
+    @Test("an embedded record another client unlinked from its owner is reported as an orphan")
+    func orphanIsFound() throws {
+        let dir = try TemporaryDirectory("sqlverify-orphan")
+        let schema = try Schema(version: 1, entities: [
+            EntityDescription("User", primaryKey: "id", attributes: [Attribute("id", .int64)],
+                              relationships: [Relationship("phones", to: "Phone", inverse: "user", .toMany, deleteRule: .cascade)]),
+            EntityDescription("Phone", primaryKey: "id", attributes: [Attribute("id", .int64)],
+                              relationships: [Relationship("user", to: "User", inverse: "phones", .toOne)], embedded: true),
+        ])
+        let store = try SQLiteStore(directory: dir.url, schema: schema)
+        try store.write { tx in
+            try tx.insert(Record(schema["User"]!, values: [1]))
+            try tx.insert(contentsOf: [Record(schema["Phone"]!, values: [11]), Record(schema["Phone"]!, values: [12])])
+            try tx.link("User", id: 1, "phones", to: 11)
+            try tx.link("User", id: 1, "phones", to: 12)
+        }
+        try store.close()
+        #expect(try SQLiteStore.descriptor.verify(schema, dir.url, StoreOptions()).isClean)
+        outside(dir, #"UPDATE "Phone" SET "user" = NULL WHERE "id" = 12"#)
+        let report = try SQLiteStore.descriptor.verify(schema, dir.url, StoreOptions())
+        #expect(report.problems.contains { $0.area == "Phone" && $0.detail.contains("embedded record 12 has no owner") }, "\(report)")
+        #expect(!report.problems.contains { $0.detail.contains("embedded record 11") })
+    }
+
     @Test("a value changed by another client, without the checksum, is found")
     func changedBehindTheStore() throws {
         let dir = try seeded("sqlverify-changed")

@@ -244,6 +244,21 @@ enum Fault: String, CaseIterable, Sendable {
     case orderLostByMigration
     /// A migration that makes a relationship ordered drops its links (a new, empty list).
     case linksDroppedWhenMadeOrdered
+
+    // MARK: Embedded objects
+
+    /// After reopening, the links between owners and their embedded records are not found.
+    case embeddedLinksLostOnReopen
+    /// An orphan is deleted at commit instead of refused: the rest of the transaction commits.
+    case orphanDroppedAtCommit
+    /// Linking an embedded record to a second owner moves it there.
+    case secondOwnerMovesEmbedded
+    /// Deleting an owner does not reach its embedded records: they are unlinked and left behind.
+    case embeddedCascadeSkipped
+    /// Key paths through an owning relationship (`address.city`, `ANY phones.kind`) match nothing.
+    case embeddedKeyPathsMatchNothing
+    /// The store records its schema without the embedded flag: another flag opens it.
+    case embeddedFlagNotRecorded
 }
 
 extension Fault {
@@ -354,6 +369,13 @@ extension Fault {
         case .orderedCountOffByOne: "orderedRelationships.queriesOverOrderedLists"
         case .orderLostByMigration: "orderedRelationships.orderSurvivesMigration"
         case .linksDroppedWhenMadeOrdered: "orderedRelationships.orderedOrNotByMigration"
+
+        case .embeddedLinksLostOnReopen: "embeddedObjects.roundTripThroughReopen"
+        case .orphanDroppedAtCommit: "embeddedObjects.orphanIsRefusedAtCommitAndNothingIsWritten"
+        case .secondOwnerMovesEmbedded: "embeddedObjects.secondOwnerIsRefused"
+        case .embeddedCascadeSkipped: "embeddedObjects.ownerDeleteCascades"
+        case .embeddedKeyPathsMatchNothing: "embeddedObjects.queriesThroughTheOwnersKeyPath"
+        case .embeddedFlagNotRecorded: "embeddedObjects.wrongDeclarationsAreRefusedAndTheFlagIsRecorded"
         }
     }
 }

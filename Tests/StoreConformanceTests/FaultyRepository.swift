@@ -57,7 +57,9 @@ final class FaultyRepository: Repository {
         func run(_ tx: any WriteTransaction) throws -> T {
             if dirty { state.clearPending() }
             defer { if dirty { state.clearPending() } }
-            return try body(FaultyTransaction(fault: fault, state: state, write: tx))
+            let result = try body(FaultyTransaction(fault: fault, state: state, write: tx))
+            if fault == .orphanDroppedAtCommit { try Fault.deleteOrphans(in: tx) }
+            return result
         }
         do {
             guard fault == .rollbackIgnored else { return try inner.write(run) }
@@ -83,7 +85,8 @@ struct FaultyHarness: ConformanceHarness {
     var name: String { "\(base.name)+\(fault?.rawValue ?? "faithful")" }
 
     func open(schema: Schema, directory: URL) throws -> any Repository {
-        try wrap(directory) { try base.open(schema: schema, directory: directory) }
+        let schema = fault == .embeddedFlagNotRecorded ? try Fault.withoutEmbedding(schema) : schema
+        return try wrap(directory) { try base.open(schema: schema, directory: directory) }
     }
 
     func open(schema: Schema, directory: URL, migrations: MigrationPlan) throws -> any Repository {

@@ -77,6 +77,7 @@ final class FaultyTransaction: WriteTransaction {
                 c.quantifier = .single
             }
             if fault == .orderedCountOffByOne { c = bendOrderedCount(c) }
+            if fault == .embeddedKeyPathsMatchNothing, Fault.leadsThroughOwning(c.keyPath, schema) { return .constant(false) }
             return fault?.bendCollection(c, schema) ?? .condition(c)
         }
     }
@@ -231,6 +232,7 @@ final class FaultyTransaction: WriteTransaction {
         let side = RecordKey(entity, id, relationship)
         if fault == .inverseNotUpdated && Self.isInverseSide(e, r) { return [] }
         if fault == .orderedRelatedInKeyOrder && r.isOrdered { all.sort { Value.compare($0.id, $1.id) == .orderedAscending } }
+        if fault == .embeddedLinksLostOnReopen && state.reopened && schema.ownership(e, r) != nil { return [] }
         if fault == .relatedInLinkOrder {
             all = all.enumerated().sorted { a, b in
                 let (x, y) = (state.linkSequence(side, a.element.id), state.linkSequence(side, b.element.id))
@@ -411,6 +413,7 @@ final class FaultyTransaction: WriteTransaction {
             duplicate = try linked()
         default: break
         }
+        if fault == .secondOwnerMovesEmbedded { try Fault.unlinkOtherOwner(e, id, r, target, in: try w) }
         var previous: Value?
         if fault == .oneToOneInverseSideKeepsOldPartner && !r.isToMany && !inverse.isToMany && isDeclaredSecond(e, r) {
             previous = try w.related(r.destination, id: target, via: r.inverse).first?.id
@@ -522,6 +525,7 @@ final class FaultyTransaction: WriteTransaction {
                 }
             }
             try unlink(rule: .deny, of: reached)
+        case .embeddedCascadeSkipped: try Fault.unlinkEmbedded(of: ids.map { (entity, $0) }, in: try w)
         default: return
         }
     }

@@ -60,7 +60,7 @@ struct KitSelfTests {
         let cases = ConformanceKit.cases
         #expect(cases.count >= 140)
         #expect(Set(cases.map(\.id)).count == cases.count, "case ids must be unique")
-        #expect(ConformanceKit.groups == ["schema", "crud", "transactions", "isolation", "batch", "queries", "relationships", "errors", "persistence", "readOnly", "reentrancy", "migrations", "collections", "orderedRelationships"])
+        #expect(ConformanceKit.groups == ["schema", "crud", "transactions", "isolation", "batch", "queries", "relationships", "errors", "persistence", "readOnly", "reentrancy", "migrations", "collections", "orderedRelationships", "embeddedObjects"])
         #expect(cases.filter { $0.group == "migrations" }.count >= 20)
         let identifier = /[a-z][A-Za-z0-9]*/
         for c in cases {

@@ -4,10 +4,14 @@ import StoreCore
 struct ModelSchemaBuilder {
     private let models: [any PersistentModel.Type]
     private let properties: [String: [ModelProperty]]
+    private let embedded: Set<String>
 
     init(_ models: [any PersistentModel.Type]) {
         self.models = models
         properties = Dictionary(models.map { ($0.entityName, $0.persistentProperties) }, uniquingKeysWith: { a, _ in a })
+        var embedded = Set<String>()
+        for model in models where model.isEmbeddedModel { embedded.insert(model.entityName) }
+        self.embedded = embedded
     }
 
     func descriptions() throws -> [EntityDescription] {
@@ -36,7 +40,8 @@ struct ModelSchemaBuilder {
             }
         }
         return EntityDescription(name, primaryKey: try primaryKey(of: name, marked: keys, attributes),
-                                 attributes: attributes, indexes: indexes, relationships: relationships)
+                                 attributes: attributes, indexes: indexes, relationships: relationships,
+                                 embedded: embedded.contains(name))
     }
 
     private func primaryKey(of name: String, marked: [String], _ attributes: [Attribute]) throws -> String {

@@ -21,9 +21,18 @@ public protocol PersistentModel: AnyObject, Observable {
     init(backing: ModelBacking)
     /// Tells observers that every property may have changed (a reload or merge).
     func persistentValuesDidChange()
+    /// Whether the entity is embedded (`@Model(.embedded)`); false unless the macro says so.
+    static var isEmbeddedModel: Bool { get }
+}
+
+/// Options of `@Model`: `.embedded` declares an embedded model (Realm's `EmbeddedObject`).
+public enum ModelOption: Sendable {
+    case embedded
 }
 
 extension PersistentModel {
+    public static var isEmbeddedModel: Bool { false }
+
     /// The managed object behind the model, for string-keyed (dynamic) access; nil while
     /// unmanaged.
     public var managedObject: ManagedObject? { persistentBacking.object }
