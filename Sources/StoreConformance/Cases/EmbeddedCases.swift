@@ -123,6 +123,7 @@ enum EmbeddedCases {
                 try ctx.reopen(with: plain)
             }
         },
+        inAnOrderedList,
     ]
 
     /// Expects the fixture schema edited by `edit` to be refused with `invalidSchema` whose
