@@ -35,6 +35,8 @@ struct LMDBLayout: Sendable {
     var orders: [[MDB_dbi?]] = []
     /// The inverse side's order database, same positions (nil when the inverse is unordered).
     var inverseOrders: [[MDB_dbi?]] = []
+    /// Whether any relationship is ordered (a delete may then rewrite ordered lists).
+    var hasOrders: Bool { orders.contains { $0.contains { $0 != nil } } }
     /// Whether records may be in format 2 (a store created before format 3, `sb_meta`
     /// format "2+3"); otherwise a record in format 2 is `corrupted`.
     var acceptsFormat2 = false

@@ -15,20 +15,24 @@ extension LMDBMigration {
             guard let source = s.source else { continue }
             for (j, r) in source.relationships.enumerated() {
                 guard let d = old.orders[source.index][j] else { continue }
-                let kept = s.relationships.firstIndex { $0?.name == r.name }.map { s.entity.relationships[$0] }
-                if kept?.isOrdered != true { try drop(d) }
+                if !keepsOrder(s, r) { try drop(d) }
             }
         }
     }
 
-    /// Moves the list orders of each renamed entity's kept ordered relationships into its new
-    /// databases.
-    func moveRenamedOrders(_ old: LMDBLayout, into new: LMDBLayout) throws {
+    /// Whether the destination keeps `r` of the entity step's source as an ordered relationship.
+    func keepsOrder(_ s: MigrationStage.EntityStep, _ r: Relationship) -> Bool {
+        s.relationships.firstIndex { $0?.name == r.name }.map { s.entity.relationships[$0].isOrdered } == true
+    }
+
+    /// Moves the list orders of each renamed entity's kept ordered relationships (`oldOrders`:
+    /// the source layout's, with those of reused names moved aside) into its new databases.
+    func moveRenamedOrders(_ oldOrders: [[MDB_dbi?]], into new: LMDBLayout) throws {
         for s in stage.entities {
             guard let source = s.source, source.name != s.entity.name else { continue }
             for (k, was) in s.relationships.enumerated() {
                 guard let was, let j = source.relationships.firstIndex(where: { $0.name == was.name }),
-                      let from = old.orders[source.index][j], let to = new.orders[s.entity.index][k] else { continue }
+                      let from = oldOrders[source.index][j], let to = new.orders[s.entity.index][k] else { continue }
                 try copy(from, into: to)
                 try drop(from)
             }

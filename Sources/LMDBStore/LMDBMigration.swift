@@ -33,13 +33,14 @@ struct LMDBMigration {
         let moved = try moveAsideReusedNames(old)
         let new = try LMDBLayout.handles(txn, schema: stage.destination, create: true, path: path, recordVersions: newVersions)
         try moveRenamedRelationships(moved.relationships, into: new)
-        try moveRenamedOrders(old, into: new)
+        try moveRenamedOrders(moved.orders, into: new)
         let tx = LMDBTransaction(schema: stage.destination, layout: new, env: mdb_txn_env(h), txn: txn, writable: true)
         defer { tx.isActive = false }
         try migrateRecords(moved.primary, into: new, keepsRecords: keepsRecords, keptIndexes: keptIndexes,
                            oldVersions: oldVersions, tx)
         try tx.fillMissingOrders()
         for step in stage.migration.storeSteps { try step(tx) }
+        try tx.checkEmbeddedOwners()   // a step may not leave an orphan behind
         let names = Set(stage.destination.entities.map(\.name))
         try LMDBLayout.writeRecordVersions(txn, meta, stage.destination, newVersions,
                                            dropping: stage.source.entities.map(\.name).filter { !names.contains($0) })
@@ -75,8 +76,8 @@ struct LMDBMigration {
     /// The old primary and relationship databases, with those of a renamed entity whose old
     /// name the new schema gives to another entity (a new one, or a swap of names) moved aside
     /// first: opening the new schema's databases by name must not open (and later drop) them.
-    private func moveAsideReusedNames(_ old: LMDBLayout) throws -> (primary: [MDB_dbi], relationships: [[MDB_dbi]]) {
-        var primary = old.primary, relationships = old.relationships
+    private func moveAsideReusedNames(_ old: LMDBLayout) throws -> (primary: [MDB_dbi], relationships: [[MDB_dbi]], orders: [[MDB_dbi?]]) {
+        var primary = old.primary, relationships = old.relationships, orders = old.orders
         let newNames = Set(stage.destination.entities.map(\.name))
         for s in stage.entities {
             guard let source = s.source, source.name != s.entity.name, newNames.contains(source.name) else { continue }
@@ -84,9 +85,13 @@ struct LMDBMigration {
             let kept = Set(s.relationships.compactMap { $0?.name })
             for (k, r) in source.relationships.enumerated() where kept.contains(r.name) {
                 relationships[source.index][k] = try moveAside(relationships[source.index][k], as: "sb_migrating:\(source.name).\(r.name)")
+                // An order database still open here is one `dropUnusedOrders` kept: it moves too.
+                if let order = orders[source.index][k], keepsOrder(s, r) {
+                    orders[source.index][k] = try moveAside(order, as: "sb_migrating:\(source.name).\(r.name)@order")
+                }
             }
         }
-        return (primary, relationships)
+        return (primary, relationships, orders)
     }
 
     /// Moves the kept relationships of each renamed entity into its new databases.

@@ -67,7 +67,14 @@ extension LMDBTransaction {
         let e = try self.entity(entity, forWrite: true)
         let key = primaryKey(try e.checkedKey(id))
         guard try recordBytes(e, key) != nil else { throw StoreError(.notFound, "\(e.name) \(id) does not exist") }
-        try noteMapFull { try deleteApplyingRules([(e, key)]) }
+        try writeLinks(touchingOrders: layout.hasOrders) { try deleteApplyingRules([(e, key)]) }
+    }
+
+    /// Runs a write of links: as one nested transaction when it rewrites ordered lists, whose
+    /// stored values are read (and may fail to decode) between its writes, so that a failure
+    /// leaves nothing half done; as it is otherwise (each step is a single put or delete).
+    private func writeLinks(touchingOrders: Bool, _ body: () throws -> Void) throws {
+        touchingOrders ? try atomically(body) : try noteMapFull(body)
     }
 
     func delete(_ entity: String, where predicate: StorePredicate) throws -> Int {
@@ -91,13 +98,13 @@ extension LMDBTransaction {
         let key = primaryKey(id), targetKey = primaryKey(target)
         guard try recordBytes(e, key) != nil else { throw StoreError(.notFound, "\(e.name) \(id) does not exist") }
         guard try recordBytes(d, targetKey) != nil else { throw StoreError(.notFound, "\(d.name) \(target) does not exist") }
-        try embedded.checkLink(in: self, e, id, r, target)
         let forward = layout.relationships[e.index][position], backward = layout.inverses[e.index][position]
         let order = orderDatabases(e, position)
         if let index, let dbi = order.forward {
             try OrderedLinks.checkInsertion(e.name, r.name, index: index, count: try orderedKeys(dbi, key).count)
         }
-        try noteMapFull {
+        try embedded.checkLink(in: self, e, id, r, target)
+        try writeLinks(touchingOrders: order.forward != nil || order.backward != nil) {
             if r.cardinality == .toOne {       // the source's previous target goes
                 for old in try linkedKeys(forward, key) where old != targetKey {
                     try txn.delete(forward, key, old)
@@ -127,7 +134,7 @@ extension LMDBTransaction {
         guard try recordBytes(e, key) != nil else { throw StoreError(.notFound, "\(e.name) \(id) does not exist") }
         embedded.noteUnlink(schema: schema, e, id, r, target)
         let order = orderDatabases(e, position)
-        try noteMapFull {
+        try writeLinks(touchingOrders: order.forward != nil || order.backward != nil) {
             try txn.delete(layout.relationships[e.index][position], key, targetKey)
             try txn.delete(layout.inverses[e.index][position], targetKey, key)
             try removeFromOrder(order.forward, owner: key, member: targetKey)

@@ -65,6 +65,7 @@ struct SQLMigration {
             let tx = SQLTransaction(mapping: new, executor: db, writable: true)
             defer { tx.end() }
             for step in stage.migration.storeSteps { try step(tx) }
+            try tx.checkEmbeddedOwners()   // a step may not leave an orphan behind
         }
     }
 
@@ -73,7 +74,7 @@ struct SQLMigration {
     /// keep their values (`ALTER TABLE … RENAME` moves an index along with the names it reads):
     /// attributes that keep theirs, foreign-key columns of relationships kept.
     private func keeps(_ index: SQLSchemaMapping.SchemaObject, _ steps: [MigrationStage.EntityStep], _ plans: [TablePlan]) -> Bool {
-        guard let e = new.schema[index.table] else { return true }
+        guard let e = new.schema[index.table] else { return keepsJoinTable(index.table) }
         guard let k = steps.firstIndex(where: { $0.entity.name == e.name }), plans[k] == .alter,
               steps[k].source?.name == e.name else { return false }
         if let i = e.indexes.first(where: { $0.name(in: e.name) == index.name }) {
@@ -81,6 +82,20 @@ struct SQLMigration {
         }
         return new.foreignKeyColumns(e).contains { column, _ in
             SQLSchemaMapping.foreignKeyIndexName(e.name, column) == index.name && steps[k].sourceRelationship(column) != nil
+        }
+    }
+
+    /// Whether the join table `table` stays as it is: a kept relationship's table of that name
+    /// before and after, not turned around. (A renamed entity's join table moves away under a
+    /// new name, taking its indexes along, even when a new entity reuses the old name.)
+    private func keepsJoinTable(_ table: String) -> Bool {
+        stage.entities.contains { s in
+            guard let source = s.source else { return false }
+            return zip(s.entity.relationships, s.relationships).contains { r, was in
+                guard let was, case .joinTable(let now, "src", "dst") = new.links(s.entity, r),
+                      case .joinTable(let before, "src", _) = old.links(source, was) else { return false }
+                return now == table && before == table
+            }
         }
     }
 

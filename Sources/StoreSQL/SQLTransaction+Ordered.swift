@@ -12,7 +12,6 @@ extension SQLTransaction {
         let key = try e.checkedKey(id), tkey = try d.checkedKey(target)
         try requireExists(e, key)
         try requireExists(d, tkey)
-        try embedded.checkLink(in: self, e, key, r, tkey)
         try linkOrdered(e, r, key, to: tkey, at: index)
     }
 
@@ -41,6 +40,7 @@ extension SQLTransaction {
         let own = try forward.map { try orderedMembers($0, key, of: r) }
         let theirs = try backward.map { try orderedMembers($0, tkey, of: inv) }
         if let index { try OrderedLinks.checkInsertion(e.name, r.name, index: index, count: own?.count ?? 0) }
+        try embedded.checkLink(in: self, e, key, r, tkey)
         if own?.contains(tkey) ?? theirs?.contains(key) ?? false { return }
         let displaced = try previousOwner(forward, member: tkey, unless: key) + previousOwner(backward, member: key, unless: tkey)
         try db.atomically {

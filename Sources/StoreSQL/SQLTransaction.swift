@@ -276,8 +276,8 @@ public final class SQLTransaction: WriteTransaction {
         let key = try e.checkedKey(id), tkey = try d.checkedKey(target)
         try requireExists(e, key)
         try requireExists(d, tkey)
-        try embedded.checkLink(in: self, e, key, r, tkey)
         if r.isOrdered || inv.isOrdered { return try linkOrdered(e, r, key, to: tkey, at: nil) }
+        try embedded.checkLink(in: self, e, key, r, tkey)
         try db.atomically { try linkRows(e, r, key, tkey) }
     }
 

@@ -124,6 +124,7 @@ enum EmbeddedCases {
             }
         },
         inAnOrderedList,
+        migrationStepCannotLeaveAnOrphan,
     ]
 
     /// Expects the fixture schema edited by `edit` to be refused with `invalidSchema` whose
