@@ -191,5 +191,6 @@ enum OrderedRelationshipCases {
             try OrderedSchema.expectOrder(ctx, "Mixtape", 1, "tracks", [4, 1, 3], "after Playlist was renamed Mixtape")
             try OrderedSchema.expectClean(ctx, "after an entity with an ordered list was renamed")
         },
+        orderSurvivesAReusedEntityName,
     ]
 }
