@@ -51,4 +51,14 @@ struct CountingTransaction: WriteTransaction {
         counts.add("unlink")
         try writer.unlink(entity, id: id, relationship, from: target)
     }
+    // Ordered relationships: a wrapper that declares its base's capabilities forwards these too
+    // (their default implementations throw `unsupported`).
+    func link(_ entity: String, id: Value, _ relationship: String, to target: Value, at index: Int) throws {
+        counts.add("link")
+        try writer.link(entity, id: id, relationship, to: target, at: index)
+    }
+    func move(_ entity: String, id: Value, _ relationship: String, from: Int, to: Int) throws {
+        counts.add("move")
+        try writer.move(entity, id: id, relationship, from: from, to: to)
+    }
 }
