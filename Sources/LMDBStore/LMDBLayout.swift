@@ -32,11 +32,14 @@ struct LMDBLayout: Sendable {
     let relationships: [[MDB_dbi]]         // by entity index, then relationship position
     let inverses: [[MDB_dbi]]              // the inverse side's database, same positions
     /// The list order of each ordered to-many (`LMDBOrder`), same positions; nil when unordered.
-    var orders: [[MDB_dbi?]] = []
+    var orders: [[MDB_dbi?]] = [] {
+        didSet { hasOrders = orders.contains { $0.contains { $0 != nil } } }
+    }
     /// The inverse side's order database, same positions (nil when the inverse is unordered).
     var inverseOrders: [[MDB_dbi?]] = []
-    /// Whether any relationship is ordered (a delete may then rewrite ordered lists).
-    var hasOrders: Bool { orders.contains { $0.contains { $0 != nil } } }
+    /// Whether any relationship is ordered (a delete may then rewrite ordered lists); set with
+    /// `orders`, so that each delete reads a flag instead of walking every relationship.
+    private(set) var hasOrders = false
     /// Whether records may be in format 2 (a store created before format 3, `sb_meta`
     /// format "2+3"); otherwise a record in format 2 is `corrupted`.
     var acceptsFormat2 = false
