@@ -15,9 +15,7 @@ extension LMDBTransaction {
         guard try recordBytes(e, key) != nil else { throw StoreError(.notFound, "\(e.name) \(id) does not exist") }
         let dbi = layout.orders[e.index][position]!
         let members = try orderedKeys(dbi, key)
-        try OrderedLinks.checkExisting(e.name, r.name, index: from, count: members.count)
-        try OrderedLinks.checkExisting(e.name, r.name, index: to, count: members.count)
-        if from == to { return }
+        guard try OrderedLinks.checkMove(e.name, r.name, from: from, to: to, count: members.count) else { return }
         try noteMapFull { try txn.put(dbi, key, LMDBOrder.encode(OrderedLinks.moving(members, from: from, to: to))) }
     }
 

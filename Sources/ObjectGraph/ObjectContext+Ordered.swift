@@ -20,9 +20,7 @@ extension ObjectContext {
         try checkEditable(a)
         try r.relationship.requireOrdered(in: a.entity.name, for: "move(from: \(from), to: \(to))")
         let keys = try relatedKeys(a, r)
-        try OrderedLinks.checkExisting(a.entity.name, r.name, index: from, count: keys.count)
-        try OrderedLinks.checkExisting(a.entity.name, r.name, index: to, count: keys.count)
-        if from == to { return }
+        guard try OrderedLinks.checkMove(a.entity.name, r.name, from: from, to: to, count: keys.count) else { return }
         editSlot(a, r.index) { $0.arranged = OrderedLinks.moving(keys, from: from, to: to) }
     }
 

@@ -34,6 +34,14 @@ public enum OrderedLinks {
         guard (0..<count).contains(index) else { throw outOfRange(entity, relationship, index: index, count: count) }
     }
 
+    /// Checks both positions of a move within a list of `count`; true when it moves anything
+    /// (`from != to`).
+    public static func checkMove(_ entity: String, _ relationship: String, from: Int, to: Int, count: Int) throws -> Bool {
+        try checkExisting(entity, relationship, index: from, count: count)
+        try checkExisting(entity, relationship, index: to, count: count)
+        return from != to
+    }
+
     /// `list` with the element at `from` moved to `to`.
     public static func moving<T>(_ list: [T], from: Int, to: Int) -> [T] {
         var out = list

@@ -23,9 +23,7 @@ extension SQLTransaction {
         try requireExists(e, key)
         let list = mapping.orderedList(e, r)!
         let members = try orderedMembers(list, key, of: r)
-        try OrderedLinks.checkExisting(e.name, r.name, index: from, count: members.count)
-        try OrderedLinks.checkExisting(e.name, r.name, index: to, count: members.count)
-        if from == to { return }
+        guard try OrderedLinks.checkMove(e.name, r.name, from: from, to: to, count: members.count) else { return }
         try db.atomically {
             try writePositions(list, key, OrderedLinks.moving(members, from: from, to: to), from: min(from, to))
         }
