@@ -59,7 +59,7 @@ public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
             """
             get {
                 _$observationRegistrar.access(self, keyPath: Self._keyPath_\(raw: name))
-                return persistentBacking.get(\(raw: index), cache: &_\(raw: name))
+                return _persistentBacking.get(\(raw: index), cache: &_\(raw: name))
             }
             """,
             """

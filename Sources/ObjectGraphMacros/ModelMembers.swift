@@ -9,12 +9,12 @@ struct ModelMembers {
 
     var declarations: [DeclSyntax] {
         [
-            "@exclusivity(unchecked) private var _persistentBacking: ModelBacking? = nil",
+            "@exclusivity(unchecked) private var _persistentBacking = ModelBackingSlot()",
             """
             public var persistentBacking: ModelBacking {
-                if let backing = _persistentBacking { return backing }
+                if let backing = _persistentBacking.backing { return backing }
                 let backing = ModelBacking()
-                _persistentBacking = backing
+                _persistentBacking.backing = backing
                 return backing
             }
             """,
@@ -28,7 +28,7 @@ struct ModelMembers {
             """,
             """
             public required init(backing: ModelBacking) {
-                self._persistentBacking = backing\(raw: placeholders)
+                self._persistentBacking = ModelBackingSlot(backing)\(raw: placeholders)
             }
             """,
             """

@@ -36,7 +36,7 @@ struct ModelMacroTests {
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: Self._keyPath_id)
-                        return persistentBacking.get(0, cache: &_id)
+                        return _persistentBacking.get(0, cache: &_id)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: Self._keyPath_id) {
@@ -55,7 +55,7 @@ struct ModelMacroTests {
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: Self._keyPath_username)
-                        return persistentBacking.get(1, cache: &_username)
+                        return _persistentBacking.get(1, cache: &_username)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: Self._keyPath_username) {
@@ -74,7 +74,7 @@ struct ModelMacroTests {
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: Self._keyPath_bio)
-                        return persistentBacking.get(2, cache: &_bio)
+                        return _persistentBacking.get(2, cache: &_bio)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: Self._keyPath_bio) {
@@ -93,7 +93,7 @@ struct ModelMacroTests {
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: Self._keyPath_age)
-                        return persistentBacking.get(3, cache: &_age)
+                        return _persistentBacking.get(3, cache: &_age)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: Self._keyPath_age) {
@@ -112,7 +112,7 @@ struct ModelMacroTests {
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: Self._keyPath_posts)
-                        return persistentBacking.get(4, cache: &_posts)
+                        return _persistentBacking.get(4, cache: &_posts)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: Self._keyPath_posts) {
@@ -131,14 +131,14 @@ struct ModelMacroTests {
                     self.username = username
                 }
 
-                @exclusivity(unchecked) private var _persistentBacking: ModelBacking? = nil
+                @exclusivity(unchecked) private var _persistentBacking = ModelBackingSlot()
 
                 public var persistentBacking: ModelBacking {
-                    if let backing = _persistentBacking {
+                    if let backing = _persistentBacking.backing {
                         return backing
                     }
                     let backing = ModelBacking()
-                    _persistentBacking = backing
+                    _persistentBacking.backing = backing
                     return backing
                 }
 
@@ -159,7 +159,7 @@ struct ModelMacroTests {
                 }
 
                 public required init(backing: ModelBacking) {
-                    self._persistentBacking = backing
+                    self._persistentBacking = ModelBackingSlot(backing)
                     self._id = ModelBacking.placeholder()
                     self._username = ModelBacking.placeholder()
                 }
@@ -202,7 +202,7 @@ struct ModelMacroTests {
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: Self._keyPath_id)
-                        return persistentBacking.get(0, cache: &_id)
+                        return _persistentBacking.get(0, cache: &_id)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: Self._keyPath_id) {
@@ -221,7 +221,7 @@ struct ModelMacroTests {
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: Self._keyPath_songs)
-                        return persistentBacking.get(1, cache: &_songs)
+                        return _persistentBacking.get(1, cache: &_songs)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: Self._keyPath_songs) {
@@ -234,14 +234,14 @@ struct ModelMacroTests {
 
                 private static let _keyPath_songs = \Playlist.songs
 
-                @exclusivity(unchecked) private var _persistentBacking: ModelBacking? = nil
+                @exclusivity(unchecked) private var _persistentBacking = ModelBackingSlot()
 
                 public var persistentBacking: ModelBacking {
-                    if let backing = _persistentBacking {
+                    if let backing = _persistentBacking.backing {
                         return backing
                     }
                     let backing = ModelBacking()
-                    _persistentBacking = backing
+                    _persistentBacking.backing = backing
                     return backing
                 }
 
@@ -259,7 +259,7 @@ struct ModelMacroTests {
                 }
 
                 public required init(backing: ModelBacking) {
-                    self._persistentBacking = backing
+                    self._persistentBacking = ModelBackingSlot(backing)
                     self._id = ModelBacking.placeholder()
                 }
 
@@ -296,7 +296,7 @@ struct ModelMacroTests {
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: Self._keyPath_key)
-                        return persistentBacking.get(0, cache: &_key)
+                        return _persistentBacking.get(0, cache: &_key)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: Self._keyPath_key) {
@@ -315,7 +315,7 @@ struct ModelMacroTests {
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: Self._keyPath_status)
-                        return persistentBacking.get(1, cache: &_status)
+                        return _persistentBacking.get(1, cache: &_status)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: Self._keyPath_status) {
@@ -334,7 +334,7 @@ struct ModelMacroTests {
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: Self._keyPath_author)
-                        return persistentBacking.get(2, cache: &_author)
+                        return _persistentBacking.get(2, cache: &_author)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: Self._keyPath_author) {
@@ -347,14 +347,14 @@ struct ModelMacroTests {
 
                 private static let _keyPath_author = \Post.author
 
-                @exclusivity(unchecked) private var _persistentBacking: ModelBacking? = nil
+                @exclusivity(unchecked) private var _persistentBacking = ModelBackingSlot()
 
                 public var persistentBacking: ModelBacking {
-                    if let backing = _persistentBacking {
+                    if let backing = _persistentBacking.backing {
                         return backing
                     }
                     let backing = ModelBacking()
-                    _persistentBacking = backing
+                    _persistentBacking.backing = backing
                     return backing
                 }
 
@@ -373,7 +373,7 @@ struct ModelMacroTests {
                 }
 
                 public required init(backing: ModelBacking) {
-                    self._persistentBacking = backing
+                    self._persistentBacking = ModelBackingSlot(backing)
                     self._key = ModelBacking.placeholder()
                     self._author = ModelBacking.placeholder()
                 }
@@ -412,7 +412,7 @@ struct ModelMacroTests {
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: Self._keyPath_id)
-                        return persistentBacking.get(0, cache: &_id)
+                        return _persistentBacking.get(0, cache: &_id)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: Self._keyPath_id) {
@@ -426,14 +426,14 @@ struct ModelMacroTests {
                 private static let _keyPath_id = \Address.id
                 init(id: Int64) { self.id = id }
 
-                @exclusivity(unchecked) private var _persistentBacking: ModelBacking? = nil
+                @exclusivity(unchecked) private var _persistentBacking = ModelBackingSlot()
 
                 public var persistentBacking: ModelBacking {
-                    if let backing = _persistentBacking {
+                    if let backing = _persistentBacking.backing {
                         return backing
                     }
                     let backing = ModelBacking()
-                    _persistentBacking = backing
+                    _persistentBacking.backing = backing
                     return backing
                 }
 
@@ -450,7 +450,7 @@ struct ModelMacroTests {
                 }
 
                 public required init(backing: ModelBacking) {
-                    self._persistentBacking = backing
+                    self._persistentBacking = ModelBackingSlot(backing)
                     self._id = ModelBacking.placeholder()
                 }
 

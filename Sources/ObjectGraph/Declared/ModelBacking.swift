@@ -14,9 +14,6 @@ public final class ModelBacking {
     /// valid while `object` holds it.
     @usableFromInline @exclusivity(unchecked) var unretainedObject: Unmanaged<ManagedObject>?
     @usableFromInline @exclusivity(unchecked) var layout: ModelLayout?
-    /// The object's context, held so that a model keeps its context alive (as Realm and
-    /// SwiftData objects do) where a managed object alone does not.
-    var context: ObjectContext?
     /// The last error an access recorded.
     public internal(set) var lastError: StoreError?
 
@@ -32,7 +29,6 @@ public final class ModelBacking {
         self.object = object
         unretainedObject = Unmanaged.passUnretained(object)
         self.layout = layout
-        context = object.context
     }
 
     /// The value a property's cache holds before it is read (written by the macro).

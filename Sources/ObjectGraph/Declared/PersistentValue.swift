@@ -25,11 +25,11 @@ extension PersistentValue {
 extension PersistentValue where Self: FixedWidthInteger {
     public static var attributeType: AttributeType { .int64 }
     public static var placeholder: Self { 0 }
-    public init?(storeValue: Value) {
+    @inlinable public init?(storeValue: Value) {
         guard let v = storeValue.int64Value.flatMap(Self.init(exactly:)) else { return nil }
         self = v
     }
-    public var storeValue: Value { .int64(Int64(self)) }
+    @inlinable public var storeValue: Value { .int64(Int64(self)) }
 }
 
 extension Int64: PersistentValue {}
@@ -40,11 +40,11 @@ extension Int32: PersistentValue {}
 extension PersistentValue where Self: BinaryFloatingPoint {
     public static var attributeType: AttributeType { .double }
     public static var placeholder: Self { 0 }
-    public init?(storeValue: Value) {
+    @inlinable public init?(storeValue: Value) {
         guard let v = storeValue.doubleValue else { return nil }
         self = Self(v)
     }
-    public var storeValue: Value { .double(Double(self)) }
+    @inlinable public var storeValue: Value { .double(Double(self)) }
 }
 
 extension Double: PersistentValue {}
@@ -53,50 +53,50 @@ extension Float: PersistentValue {}
 extension Bool: PersistentValue {
     public static var attributeType: AttributeType { .bool }
     public static var placeholder: Bool { false }
-    public init?(storeValue: Value) { guard let v = storeValue.boolValue else { return nil }; self = v }
-    public var storeValue: Value { .bool(self) }
+    @inlinable public init?(storeValue: Value) { guard let v = storeValue.boolValue else { return nil }; self = v }
+    @inlinable public var storeValue: Value { .bool(self) }
 }
 
 extension String: PersistentValue {
     public static var attributeType: AttributeType { .string }
     public static var placeholder: String { "" }
-    public init?(storeValue: Value) { guard let v = storeValue.stringValue else { return nil }; self = v }
-    public var storeValue: Value { .string(self) }
+    @inlinable public init?(storeValue: Value) { guard let v = storeValue.stringValue else { return nil }; self = v }
+    @inlinable public var storeValue: Value { .string(self) }
 }
 
 extension Date: PersistentValue {
     public static var attributeType: AttributeType { .date }
     public static var placeholder: Date { Date(timeIntervalSince1970: 0) }
-    public init?(storeValue: Value) { guard let v = storeValue.dateValue else { return nil }; self = v }
-    public var storeValue: Value { .date(self) }
+    @inlinable public init?(storeValue: Value) { guard let v = storeValue.dateValue else { return nil }; self = v }
+    @inlinable public var storeValue: Value { .date(self) }
 }
 
 extension UUID: PersistentValue {
     public static var attributeType: AttributeType { .uuid }
     public static var placeholder: UUID { UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) }
-    public init?(storeValue: Value) { guard let v = storeValue.uuidValue else { return nil }; self = v }
-    public var storeValue: Value { .uuid(self) }
+    @inlinable public init?(storeValue: Value) { guard let v = storeValue.uuidValue else { return nil }; self = v }
+    @inlinable public var storeValue: Value { .uuid(self) }
 }
 
 extension Data: PersistentValue {
     public static var attributeType: AttributeType { .bytes }
     public static var placeholder: Data { Data() }
-    public init?(storeValue: Value) { guard let v = storeValue.bytesValue else { return nil }; self = Data(v) }
-    public var storeValue: Value { .bytes([UInt8](self)) }
+    @inlinable public init?(storeValue: Value) { guard let v = storeValue.bytesValue else { return nil }; self = Data(v) }
+    @inlinable public var storeValue: Value { .bytes([UInt8](self)) }
 }
 
 extension Array: PersistentValue where Element == UInt8 {
     public static var attributeType: AttributeType { .bytes }
     public static var placeholder: [UInt8] { [] }
-    public init?(storeValue: Value) { guard let v = storeValue.bytesValue else { return nil }; self = v }
-    public var storeValue: Value { .bytes(self) }
+    @inlinable public init?(storeValue: Value) { guard let v = storeValue.bytesValue else { return nil }; self = v }
+    @inlinable public var storeValue: Value { .bytes(self) }
 }
 
 extension Optional: PersistentValue where Wrapped: PersistentValue {
     public static var attributeType: AttributeType { Wrapped.attributeType }
     public static var isOptional: Bool { true }
     public static var placeholder: Wrapped? { nil }
-    public init?(storeValue: Value) {
+    @inlinable public init?(storeValue: Value) {
         if storeValue.isNull {
             self = .none
             return
@@ -104,5 +104,5 @@ extension Optional: PersistentValue where Wrapped: PersistentValue {
         guard let w = Wrapped(storeValue: storeValue) else { return nil }
         self = .some(w)
     }
-    public var storeValue: Value { self?.storeValue ?? .null }
+    @inlinable public var storeValue: Value { self?.storeValue ?? .null }
 }
