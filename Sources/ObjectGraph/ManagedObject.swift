@@ -38,13 +38,9 @@ public final class ManagedObject {
     /// Deleted before it was ever saved: the save checks its deny rules and writes nothing.
     var neverStored = false
     /// The declared model (`@Model`) bound to this object, told when a reload replaces the values.
-    /// Not retained (the model retains this object) and not weak: a weak reference gives every
-    /// model a side table and every retain of it the slow path (perf: the largest item of what a
-    /// declared read cost over a string-keyed one). The model's `ModelBackingSlot` unbinds it
-    /// when the model is deallocated. Set with `bindModel`.
-    unowned(unsafe) var model: (any PersistentModel)?
-    /// The backing of `model`: the one whose model's end unbinds it.
-    var modelBacking: ObjectIdentifier?
+    /// Weak: a model retains its object, and a model may end on any thread (the weak reference is
+    /// the one way to drop it there safely; an unowned one saved about 1% of a declared read).
+    weak var model: (any PersistentModel)?
 
     init(_ id: ObjectID, context: ObjectContext, state: State, values: [Value]?) {
         objectID = id

@@ -2,8 +2,8 @@ import Foundation
 import ObjectGraphModels
 import Testing
 
-/// A managed object refers to its model without retaining it; the model's end unbinds it, so a
-/// later look-up makes a new model instead of reaching a deallocated one.
+/// A managed object refers to its model weakly (the model retains the object): a model that
+/// ended is replaced by a new one on the next look-up, and the object and its edits live on.
 @Suite struct ModelLifetimeTests {
     @Test(arguments: Engine.allCases)
     func aModelThatEndedIsReplacedNotReached(_ engine: Engine) throws {

@@ -10,13 +10,15 @@ import Testing
 /// bound parameters, WAL, nested writes, the stored schema version.
 @Suite("SQLiteStore")
 struct SQLiteStoreTests {
-    let dir: URL
+    /// Removed when the test ends.
+    let folder: TemporaryDirectory
     let schema = SocialSchema.make()
 
     init() throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("sqlite-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        folder = try TemporaryDirectory("sqlite-tests")
     }
+
+    var dir: URL { folder.url }
 
     var file: URL { dir.appendingPathComponent(SQLiteStore.fileName) }
 

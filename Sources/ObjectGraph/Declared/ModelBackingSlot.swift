@@ -1,7 +1,6 @@
 /// Where a declared model holds its backing (written by the `@Model` macro as a private stored
-/// property). Noncopyable, so it ends exactly when its model is deallocated: then it unbinds the
-/// model from its managed object, which refers to the model without retaining it.
-public struct ModelBackingSlot: ~Copyable {
+/// property), with an unretained copy for the getters.
+public struct ModelBackingSlot {
     /// The backing; nil until the model is first managed or asked for it.
     public var backing: ModelBacking? {
         didSet { unretainedBacking = backing.map(Unmanaged.passUnretained) }
@@ -19,8 +18,6 @@ public struct ModelBackingSlot: ~Copyable {
         self.backing = backing
         unretainedBacking = Unmanaged.passUnretained(backing)
     }
-
-    deinit { backing?.modelEnded() }
 }
 
 // Getters read through the slot's unretained backing: neither `persistentBacking` nor a load

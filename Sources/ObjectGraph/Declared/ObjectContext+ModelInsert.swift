@@ -35,7 +35,7 @@ extension ObjectContext {
         }
         let o = try insert(Record(layout.entity, values: values))
         model.persistentBacking.bind(o, layout)
-        o.bindModel(model)
+        o.model = model
     }
 
     /// Links the relationships an inserted model held while unmanaged, then lets go of them

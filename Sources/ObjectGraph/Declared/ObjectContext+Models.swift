@@ -73,7 +73,7 @@ extension ObjectContext {
     func model<M: PersistentModel>(_: M.Type, for object: ManagedObject, _ layout: ModelLayout) -> M {
         if let m = object.model as? M { return m }
         let m = M(backing: ModelBacking(object, layout))
-        object.bindModel(m)
+        object.model = m
         return m
     }
 }
