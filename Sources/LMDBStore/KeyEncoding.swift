@@ -81,6 +81,16 @@ package enum KeyEncoding {
         return out
     }
 
+    /// The least key above every key that starts with `prefix` (its last byte below 0xFF
+    /// incremented, the 0xFF bytes after it dropped); nil for an empty prefix or one of 0xFF
+    /// bytes only, which no key lies above.
+    package static func successor(_ prefix: [UInt8]) -> [UInt8]? {
+        guard let last = prefix.lastIndex(where: { $0 != 0xFF }) else { return nil }
+        var out = Array(prefix[...last])
+        out[last] += 1
+        return out
+    }
+
     // MARK: Decoding
 
     /// Decodes components of the given types from `bytes`. A key cut short (an index key

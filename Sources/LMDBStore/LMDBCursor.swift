@@ -72,6 +72,13 @@ final class LMDBCursor {
         return true
     }
 
+    /// The number of duplicates at the current key of a dupsort database (`mdb_cursor_count`).
+    func duplicates() throws -> Int {
+        var n = 0
+        try LMDBError.check(mdb_cursor_count(handle, &n), "cannot count a key's duplicates")
+        return n
+    }
+
     /// Visits every entry of the database in key order (each duplicate of a dupsort key too),
     /// with its key and value borrowed from the map for the call.
     func forEachEntry(_ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Void) throws {

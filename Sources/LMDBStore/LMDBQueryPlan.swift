@@ -8,7 +8,7 @@ import StoreCore
 /// let plan = try store.plan(Query("User", where: "username" == "ann"))
 /// print(plan)   // User: index User#username (username == "ann") · filter: none · order: index
 /// ```
-public struct LMDBQueryPlan: Sendable, CustomStringConvertible {
+public struct LMDBQueryPlan: Sendable, Equatable, CustomStringConvertible {
     /// Where candidates come from.
     public enum Access: Sendable, Equatable {
         /// Point reads of primary keys (`id == x`, `id IN {...}`).
@@ -19,6 +19,13 @@ public struct LMDBQueryPlan: Sendable, CustomStringConvertible {
         case scan(reverse: Bool)
         /// A range of a secondary index, by its database name (e.g. `User#username`).
         case index(String)
+        /// A secondary index walked from its last key down (a descending sort).
+        case indexDescending(String)
+        /// The records linked to another plan's matches through a relationship (e.g.
+        /// `Post.author` for `author.username == x`, answered from the users' index).
+        indirect case linked(through: String, from: LMDBQueryPlan)
+        /// The owners of a to-many's links, by their number of links (`posts.@count > k`).
+        case linkCounts(String)
     }
 
     /// Where the result order comes from.
@@ -46,14 +53,26 @@ public struct LMDBQueryPlan: Sendable, CustomStringConvertible {
         case .primaryRange: s += "primary key range"
         case .scan(let reverse): s += reverse ? "full scan, descending" : "full scan"
         case .index(let name): s += "index \(name)"
+        case .indexDescending(let name): s += "index \(name), descending"
+        case .linked(let through, let from): s += "linked through \(through) from [\(from)]"
+        case .linkCounts(let name): s += "link counts of \(name)"
         }
         if !accessConditions.isEmpty { s += " (\(accessConditions.joined(separator: ", ")))" }
         s += " · filter: " + (filtersRecords ? "per record" : "none")
         switch order {
-        case .access: s += " · order: " + (access == .scan(reverse: false) || access == .primaryRange ? "primary key" : "access path")
+        case .access: s += " · order: " + (yieldsPrimaryKeyOrder ? "primary key" : "access path")
         case .memory: s += " · order: sort in memory"
         case .topK(let k): s += " · order: top-\(k) in memory"
         }
         return s
+    }
+
+    /// The access path hands out records in primary key order.
+    private var yieldsPrimaryKeyOrder: Bool {
+        switch access {
+        case .scan(let reverse): !reverse
+        case .primaryRange, .linked, .linkCounts: true
+        case .primaryKeys, .index, .indexDescending: false
+        }
     }
 }

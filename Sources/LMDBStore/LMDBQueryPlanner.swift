@@ -25,7 +25,16 @@ struct QueryPlan: Sendable {
     enum Access: Sendable {
         case keys([Value])
         case range(KeySpace, fixed: [Value], next: KeyConstraint?)
+        /// An index walked from its last key down, within the keys that start with `fixed`;
+        /// the records of one key in primary key order (ties in a sort are broken ascending).
+        case rangeDescending(KeySpace, fixed: [Value])
         case scan(reverse: Bool)
+        /// The records linked to the matches of another plan (on the relationship's
+        /// destination), read through the inverse's database, in primary key order.
+        indirect case linked(QueryPlan, inverse: MDB_dbi)
+        /// The owners in a to-many's link database whose number of links passes `condition`
+        /// (a `@count` comparison that no owner without links passes), in primary key order.
+        case linkCounts(MDB_dbi, ResolvedCondition)
     }
     let query: ResolvedQuery
     let access: Access
@@ -49,14 +58,22 @@ struct QueryPlan: Sendable {
 ///    prefix; a unique index fully fixed wins; a range on the primary key reads no second
 ///    database and beats an index range of equal rank. `Score` holds the ranks.
 /// 3. Without a usable conjunct: with a limit and sort keys that are exactly an index's
-///    components (ascending), walk that index in order and stop early; sort by the primary
-///    key descending walks the primary database backwards; otherwise scan every record.
+///    components (all ascending, or all descending: the index walked backwards, each key's
+///    records still in primary key order), walk that index in order and stop early; sort by
+///    the primary key descending walks the primary database backwards; otherwise scan every
+///    record. An index range with its leading components fixed is walked backwards likewise
+///    when the sort asks for the rest descending.
 /// 4. Conjuncts the access does not answer are checked per record (with StoreCore's
 ///    `QueryEvaluator`, so string semantics are the shared ones). Index keys cut at the key
 ///    limit are rechecked against the whole predicate.
 /// 5. The order comes from the access path when it matches the sort keys (after dropping sort
 ///    keys fixed by `==`), and a limit then stops the walk; otherwise matches are sorted in
 ///    memory, keeping only the best offset+limit when there is a limit.
+/// 6. Without a usable index: a key path, `ANY` or `@count` through one relationship is
+///    answered from the relationship's other side (`LMDBQueryPlanner+Links.swift`).
+///
+/// Counts (`LMDBTransaction.count`) of an index range with nothing left to check add up each
+/// key's duplicates (`mdb_cursor_count`) instead of visiting them.
 enum LMDBQueryPlanner {
     /// A usable conjunct: one attribute, one kind of constraint. Internal helper.
     private enum Usable {
@@ -110,31 +127,40 @@ enum LMDBQueryPlanner {
     }
 
     /// The sort keys that matter, and the order they ask for.
-    private struct SortNeed {
+    struct SortNeed {
         /// The query's sort keys without those on attributes fixed by a top-level `==`.
         let keys: [ResolvedSortKey]
         /// The keys' attribute ordinals when every key is a plain ascending attribute.
         let ascendingOrdinals: [Int]?
+        /// The keys' attribute ordinals when every key is a plain descending attribute.
+        let descendingOrdinals: [Int]?
         /// No sort keys, or the primary key ascending: the primary database's own order.
         let wantsPrimaryOrder: Bool
     }
 
     /// The access path chosen, and what it answers of the predicate and the order.
-    private struct Choice {
+    struct Choice {
         var access: QueryPlan.Access = .scan(reverse: false)
         var consumed = Set<Int>()
         var conditions: [String] = []
         var orderFromAccess: Bool
         var orderMayTruncate = false
+        /// For a relationship access: the relationship crossed, as `Entity.relationship`.
+        var linkName = ""
     }
 
-    static func plan(_ q: ResolvedQuery, layout: LMDBLayout) -> QueryPlan {
+    /// The plan for `q`. `entries` gives a database's number of entries (`mdb_stat`), which
+    /// decides whether a relationship is crossed from its other side (rule 6); without it, it
+    /// is crossed only when the other side is read through a key or an index.
+    static func plan(_ q: ResolvedQuery, layout: LMDBLayout, entries: (MDB_dbi) -> Int? = { _ in nil }) -> QueryPlan {
         var conjuncts: [ResolvedPredicate] = []
         flatten(q.predicate, into: &conjuncts)
         let usable = usableConjuncts(conjuncts, q.entity)
         let sort = sortNeed(q, usable)
         let choice = if let best = bestCandidate(usable, q.entity, layout) {
             choice(from: best, sort, q.entity)
+        } else if let linked = linkedChoice(conjuncts, q, sort, layout, entries: entries) {
+            linked
         } else {
             choiceWithoutCandidate(q, sort, layout)
         }
@@ -217,9 +243,12 @@ enum LMDBQueryPlanner {
             guard k.path.steps.isEmpty, case .attribute(_, let o, _) = k.path.terminal else { return true }
             return !constant.contains(o)
         }
-        let ascendingOrdinals: [Int]? = sort.allSatisfy { $0.ascending && $0.options.isEmpty && $0.path.steps.isEmpty }
-            ? sort.compactMap { if case .attribute(_, let o, _) = $0.path.terminal { o } else { nil } } : nil
-        return SortNeed(keys: sort, ascendingOrdinals: ascendingOrdinals,
+        func ordinals(ascending: Bool) -> [Int]? {
+            sort.allSatisfy { $0.ascending == ascending && $0.options.isEmpty && $0.path.steps.isEmpty }
+                ? sort.compactMap { if case .attribute(_, let o, _) = $0.path.terminal { o } else { nil } } : nil
+        }
+        let ascendingOrdinals = ordinals(ascending: true)
+        return SortNeed(keys: sort, ascendingOrdinals: ascendingOrdinals, descendingOrdinals: ordinals(ascending: false),
                         wantsPrimaryOrder: sort.isEmpty || ascendingOrdinals == [q.entity.primaryKeyOrdinal])
     }
 
@@ -233,6 +262,10 @@ enum LMDBQueryPlanner {
             let pureEquality = next == nil && fixed.count == space.types.count
             choice.orderFromAccess = (pureEquality && sort.keys.isEmpty) || (!order.isEmpty && sort.ascendingOrdinals == order)
             choice.orderMayTruncate = order.contains { [.string, .bytes].contains(e.attributes[$0].type) }
+            if next == nil, !order.isEmpty, !sort.keys.isEmpty, sort.descendingOrdinals == order, fitsUncut(fixed) {
+                choice.access = .rangeDescending(space, fixed: fixed)
+                choice.orderFromAccess = true
+            }
         }
         return choice
     }
@@ -241,17 +274,24 @@ enum LMDBQueryPlanner {
     /// it, the primary database backwards for the primary key descending, else a scan.
     private static func choiceWithoutCandidate(_ q: ResolvedQuery, _ sort: SortNeed, _ layout: LMDBLayout) -> Choice {
         let e = q.entity, keys = sort.keys
-        if q.limit != nil, !keys.isEmpty, let ords = sort.ascendingOrdinals,
-           let index = layout.indexes[e.index].first(where: { $0.ordinals == ords }) {
+        for (ords, descending) in [(sort.ascendingOrdinals, false), (sort.descendingOrdinals, true)] {
+            guard q.limit != nil, !keys.isEmpty, let ords,
+                  let index = layout.indexes[e.index].first(where: { $0.ordinals == ords }) else { continue }
             let space = KeySpace(dbi: index.dbi, types: index.types, isPrimary: false, name: index.name)
-            return Choice(access: .range(space, fixed: [], next: nil), orderFromAccess: true,
-                          orderMayTruncate: index.types.contains { $0 == .string || $0 == .bytes })
+            return Choice(access: descending ? .rangeDescending(space, fixed: []) : .range(space, fixed: [], next: nil),
+                          orderFromAccess: true, orderMayTruncate: index.types.contains { $0 == .string || $0 == .bytes })
         }
         if keys.count == 1, keys[0].path.steps.isEmpty, !keys[0].ascending, keys[0].options.isEmpty,
            case .attribute(_, e.primaryKeyOrdinal, _) = keys[0].path.terminal {
             return Choice(access: .scan(reverse: true), orderFromAccess: true)
         }
         return Choice(orderFromAccess: sort.wantsPrimaryOrder)
+    }
+
+    /// Whether fixed index components encode within the key limit (a descending walk seeks
+    /// past them, which a cut key would defeat).
+    private static func fitsUncut(_ fixed: [Value]) -> Bool {
+        KeyEncoding.encode(fixed).count < LMDBLayout.indexKeyLimit
     }
 
     /// The conjuncts the access does not answer, checked per record (rule 4); nil when none.
@@ -267,7 +307,10 @@ enum LMDBQueryPlanner {
         let access: LMDBQueryPlan.Access = switch choice.access {
         case .keys(let vs): .primaryKeys(count: vs.count)
         case .range(let s, _, _): s.isPrimary ? .primaryRange : .index(s.name)
+        case .rangeDescending(let s, _): .indexDescending(s.name)
         case .scan(let reverse): .scan(reverse: reverse)
+        case .linked(let sub, _): .linked(through: choice.linkName, from: sub.summary)
+        case .linkCounts: .linkCounts(choice.linkName)
         }
         let order: LMDBQueryPlan.Order = choice.orderFromAccess ? .access : (q.limit.map { .topK($0 + q.offset) } ?? .memory)
         return LMDBQueryPlan(entity: q.entity.name, access: access, accessConditions: choice.conditions,

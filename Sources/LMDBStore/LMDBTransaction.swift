@@ -121,7 +121,7 @@ final class LMDBTransaction: WriteTransaction {
 
     func fetch(_ query: Query) throws -> [Record] {
         try checkActive()
-        let plan = LMDBQueryPlanner.plan(try schema.resolve(query), layout: layout)
+        let plan = try queryPlan(query)
         var out: [Record] = []
         try select(plan) { out.append($0.record()) }
         return out
@@ -129,7 +129,7 @@ final class LMDBTransaction: WriteTransaction {
 
     func forEach(_ query: Query, _ body: (any RowView) throws -> Void) throws {
         try checkActive()
-        let plan = LMDBQueryPlanner.plan(try schema.resolve(query), layout: layout)
+        let plan = try queryPlan(query)
         // Inside a write the body may change what the cursor walks: hand out owned records.
         if isWritable {
             var rows: [Record] = []
@@ -142,7 +142,7 @@ final class LMDBTransaction: WriteTransaction {
 
     func forEachPacked(_ query: Query, _ body: (PackedRow) throws -> Void) throws {
         try checkActive()
-        let plan = LMDBQueryPlanner.plan(try schema.resolve(query), layout: layout)
+        let plan = try queryPlan(query)
         if isWritable {
             // forEach hands out owned records inside a write (the body may change what it walks).
             try PackedRowBuilder.packEach({ try forEach(query, $0) }, body)
@@ -153,7 +153,7 @@ final class LMDBTransaction: WriteTransaction {
 
     func count(_ query: Query) throws -> Int {
         try checkActive()
-        return try count(LMDBQueryPlanner.plan(try schema.resolve(query), layout: layout))
+        return try count(try queryPlan(query))
     }
 
     func related(_ entity: String, id: Value, via relationship: String) throws -> [Record] {
@@ -177,6 +177,6 @@ final class LMDBTransaction: WriteTransaction {
     /// The plan a query would use (for `explain`).
     func plan(_ query: Query) throws -> LMDBQueryPlan {
         try checkActive()
-        return LMDBQueryPlanner.plan(try schema.resolve(query), layout: layout).summary
+        return try queryPlan(query).summary
     }
 }

@@ -77,3 +77,23 @@ public struct ResolvedQuery: Sendable {
     public let limit: Int?
     public let offset: Int
 }
+
+extension ResolvedCondition {
+    /// The same condition read from the end of its first relationship step: on the step's
+    /// destination, quantified as a single value. What a backend asks of the records on the
+    /// other side when it answers `author.username == x` or `ANY tags.name == x` from there.
+    package func fromFirstStep() -> ResolvedCondition? {
+        guard !path.steps.isEmpty else { return nil }
+        let rest = Array(path.steps.dropFirst())
+        let toMany = path.toManyStep.flatMap { $0 == 0 ? nil : $0 - 1 }
+        return ResolvedCondition(path: ResolvedPath(steps: rest, terminal: path.terminal, toManyStep: toMany),
+                                 comparison: comparison, options: options, quantifier: toMany == nil ? .single : quantifier)
+    }
+}
+
+extension ResolvedQuery {
+    /// A query of `entity` for the records matching `predicate`, unsorted and unlimited.
+    package init(_ entity: Entity, matching predicate: ResolvedPredicate) {
+        self.init(entity: entity, predicate: predicate, sort: [], limit: nil, offset: 0)
+    }
+}

@@ -88,6 +88,24 @@ struct KeyEncodingTests {
         }
     }
 
+    @Test("a prefix's successor lies above every key with that prefix and below every greater key")
+    func prefixSuccessors() {
+        var rng = SplitMix64(seed: 9)
+        let types: [AttributeType] = [.int64, .string, .bool]
+        let keys = (0..<400).map { _ in KeyEncoding.encode(types.map { Self.randomValue($0, &rng) }) }
+        for _ in 0..<200 {
+            let prefix = KeyEncoding.encode([Self.randomValue(.int64, &rng)])
+            guard let after = KeyEncoding.successor(prefix) else { continue }
+            for k in keys {
+                let above = Self.lexicographic(k, after) != .orderedAscending
+                #expect(above == (!k.starts(with: prefix) && Self.lexicographic(k, prefix) == .orderedDescending))
+            }
+        }
+        #expect(KeyEncoding.successor([]) == nil)
+        #expect(KeyEncoding.successor([0xFF, 0xFF]) == nil)
+        #expect(KeyEncoding.successor([1, 0xFF]) == [2])
+    }
+
     @Test("records of every type round-trip in both formats; damaged bytes give `corrupted`, never a crash; format 3 never gives wrong data", arguments: [false, true])
     func records(legacy: Bool) throws {
         let schema = SocialSchema.make()
