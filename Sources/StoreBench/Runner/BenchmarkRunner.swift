@@ -64,8 +64,11 @@ public final class BenchmarkRunner {
         progress?.begin(cells: progressState.planned)
         runScales(&progressState)
         if let signo = interruptingSignal { progress?.note("interrupted by \(Self.signalName(signo)); writing the results of the cells that ran") }
-        let cells = Self.withFloorRatios(CellResult.pooledRounds(progressState.results, figures: Suites.figuresByName),
-                                         programs: plan.selectedPrograms)
+        let pooled = ResultDigest.crossChecked(CellResult.pooledRounds(progressState.results, figures: Suites.figuresByName))
+        for c in pooled where c.status == .failed && c.reason?.hasPrefix(ResultDigest.failurePrefix) == true {
+            progress?.note("\(c.key) failed the cross-check: \(c.reason ?? "")")
+        }
+        let cells = Self.withFloorRatios(pooled, programs: plan.selectedPrograms)
         try? FileManager.default.removeItem(at: workDirectory.appendingPathComponent("templates"))
         return results(cells, state: progressState, datasets: datasets, facts: facts, started: started)
     }
