@@ -40,6 +40,8 @@ struct QueryPlan: Sendable {
     let access: Access
     /// What remains to check per candidate; nil when the access answers the whole predicate.
     let residual: ResolvedPredicate?
+    /// `residual`, prepared for records (`RecordFilter`).
+    let filter: RecordFilter?
     /// The access path yields the requested order.
     let orderFromAccess: Bool
     /// Ordering comes from index components that may be cut at the key limit (strings,
@@ -165,7 +167,8 @@ enum LMDBQueryPlanner {
             choiceWithoutCandidate(q, sort, layout)
         }
         let residual = residual(conjuncts, consumed: choice.consumed)
-        return QueryPlan(query: q, access: choice.access, residual: residual, orderFromAccess: choice.orderFromAccess,
+        return QueryPlan(query: q, access: choice.access, residual: residual, filter: residual.map(RecordFilter.init),
+                         orderFromAccess: choice.orderFromAccess,
                          orderMayTruncate: choice.orderMayTruncate, summary: summary(q, choice, residual: residual))
     }
 

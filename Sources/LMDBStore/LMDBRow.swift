@@ -47,6 +47,10 @@ final class LMDBRow: RowView {
         }
     }
 
+    /// The record as a packed row over the map; nil for a record still in format 2.
+    @inline(__always)
+    var packedRow: PackedRow? { isLegacy ? nil : packed }
+
     /// The record as a packed row: a view over the map, or for a format-2 record over a copy
     /// packed into the row's own buffer (valid until the next `point(at:)`).
     @inline(__always)

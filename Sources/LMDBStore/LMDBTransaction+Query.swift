@@ -20,14 +20,14 @@ extension LMDBTransaction {
     func walkMatches(_ plan: QueryPlan, row: LMDBRow, needRecords: Bool,
                      _ visit: (_ key: UnsafeRawBufferPointer, _ record: UnsafeRawBufferPointer?, _ recheck: Bool) throws -> Bool) throws {
         let evaluator = QueryEvaluator()
-        let residual = plan.residual, whole = plan.query.predicate
-        try walk(plan, needRecords: needRecords || residual != nil) { key, record, recheck in
+        let filter = plan.filter, whole = plan.query.predicate
+        try walk(plan, needRecords: needRecords || filter != nil) { key, record, recheck in
             if recheck {
                 try row.point(at: record!)
                 guard try evaluator.matches(whole, row, in: self) else { return true }
-            } else if let residual {
+            } else if let filter {
                 try row.point(at: record!)
-                guard try evaluator.matches(residual, row, in: self) else { return true }
+                guard try filter.matches(row, evaluator, in: self) else { return true }
             } else if needRecords {
                 try row.point(at: record!)
             }
@@ -48,8 +48,8 @@ extension LMDBTransaction {
     /// the whole predicate for a cut index key. `row` points at the candidate's record.
     @inline(__always)
     private func accepts(_ plan: QueryPlan, _ row: LMDBRow, _ recheck: Bool, _ evaluator: QueryEvaluator) throws -> Bool {
-        guard recheck || plan.residual != nil else { return true }   // the common case: no predicate copied per row
-        return try evaluator.matches(recheck ? plan.query.predicate : plan.residual!, row, in: self)
+        if recheck { return try evaluator.matches(plan.query.predicate, row, in: self) }
+        return try plan.filter?.matches(row, evaluator, in: self) ?? true
     }
 
     /// The rows in the access path's order, stopping at the limit; matches skipped by the
