@@ -38,8 +38,18 @@ extension ResultsView {
             }
             md += "\n"
         }
-        return md
+        return md.isEmpty ? "" : md + Self.whatOpenIncludes + "\n\n"
     }
+
+    /// What "open" does on each engine, beside the open-time table.
+    static let whatOpenIncludes = "What **open** includes: on SQLite (`sqlite`, `grdb` and `objectgraph+sqlite`), opening the file "
+        + "(`sqlite3_open_v2`), switching to WAL and setting `synchronous`, and checking the stored schema against the declared one "
+        + "in one transaction (GRDB also sets up its pool of writer and reader connections); on LMDB (`lmdb`, `objectgraph+lmdb`), "
+        + "mapping the file and its lock file (`mdb_env_open`), then reading the stored schema from `sb_meta` and opening the named "
+        + "databases in one transaction. The map is opened with `MDB_NORDAHEAD`: a page fault reads its page, not the kernel's 128 KiB "
+        + "around it, so the cold first result reads only the pages it needs. **First result** is the query "
+        + "`Post` sorted by `createdAt` descending, limit 20 (`storebench explain Post --sort createdAt:desc --limit 20`): SQLite walks "
+        + "the `createdAt` index, ordering ties by `id` in a temporary B-tree; LMDB walks the index from its end, each key's posts by `id`."
 
     func sizeThroughChurn() -> String {
         let w = "lifecycle.churn"
