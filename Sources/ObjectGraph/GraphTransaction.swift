@@ -61,6 +61,7 @@ struct GraphWriteTransaction: WriteTransaction {
     }
 
     func insert(_ record: Record) throws {
+        if try context.insertDirectly(record) { return }
         try saving { _ = try context.insert(record) }
     }
 
@@ -90,6 +91,7 @@ struct GraphWriteTransaction: WriteTransaction {
     }
 
     func insert(contentsOf records: [Record]) throws {
+        if try context.insertDirectly(records) { return }
         try saving {
             context.reserveCapacity(records.count)
             for r in records { _ = try context.insert(r) }

@@ -56,6 +56,8 @@ public final class ObjectContext {
     var poison: (any Error)?
     /// For a context bound to a store write: what its saves changed, published after commit.
     var boundChanges = SavedChanges()
+    /// Records inserted straight into the bound store transaction (`insertDirectly`).
+    var directInserts: [ObjectID] = []
     var resultsObservers: [Int: ResultsObserver] = [:]
     var objectObservers: [Int: ObjectObserver] = [:]
     var nextObserverID = 0

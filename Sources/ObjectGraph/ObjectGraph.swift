@@ -77,7 +77,7 @@ public final class ObjectGraph: Repository {
             defer { context.endTransaction() }
             let r = try body(GraphWriteTransaction(context: context))
             if let poison = context.poison { throw poison }
-            saved = context.boundChanges
+            saved = context.transactionChanges
             return r
         }
         broadcast(saved, except: nil)
