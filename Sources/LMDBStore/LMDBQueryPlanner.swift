@@ -264,7 +264,9 @@ enum LMDBQueryPlanner {
             let order = best.orderOrdinals
             let pureEquality = next == nil && fixed.count == space.types.count
             choice.orderFromAccess = (pureEquality && sort.keys.isEmpty) || (!order.isEmpty && sort.ascendingOrdinals == order)
-            choice.orderMayTruncate = order.contains { [.string, .bytes].contains(e.attributes[$0].type) }
+            // Any string or bytes component may cut the key, and a cut before the order's
+            // components leaves their order unknown too.
+            choice.orderMayTruncate = space.types.contains { $0 == .string || $0 == .bytes }
             if next == nil, !order.isEmpty, !sort.keys.isEmpty, sort.descendingOrdinals == order, fitsUncut(fixed) {
                 choice.access = .rangeDescending(space, fixed: fixed)
                 choice.orderFromAccess = true

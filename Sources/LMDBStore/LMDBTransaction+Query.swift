@@ -137,7 +137,7 @@ extension LMDBTransaction {
         for seek in seeks(space, fixed, next) where n < cap {
             guard try seek.key.isEmpty ? c.move(MDB_FIRST) : c.seek(seek.key) else { break }
             repeat {
-                let verdict = try judge(c.keyBytes, space, fixed, next, seek.exact)
+                let verdict = try judge(c.keyBytes, space, fixed, next, seek)
                 if verdict == .stop { break }
                 if verdict == .match { n += try c.duplicates() }
                 if verdict == .maybe {

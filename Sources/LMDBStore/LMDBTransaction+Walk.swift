@@ -49,10 +49,13 @@ extension LMDBTransaction {
         case .range(let lower, _, _, _): seeks = [(prefix + (lower.map(KeyEncoding.encode) ?? [KeyEncoding.valueTag]), nil)]
         case .prefix(let p): seeks = [(prefix + KeyEncoding.stringPrefix(p), nil)]
         }
-        if !space.isPrimary {
+        if !space.isPrimary, seeks.contains(where: { $0.key.count > LMDBLayout.indexKeyLimit }) {
             for i in seeks.indices where seeks[i].key.count > LMDBLayout.indexKeyLimit {
                 seeks[i].key.removeLast(seeks[i].key.count - LMDBLayout.indexKeyLimit)
             }
+            // Two `IN` values cut to one key: its entries are visited (and rechecked) once.
+            var seen = Set<[UInt8]>()
+            seeks = seeks.filter { seen.insert($0.key).inserted }
         }
         return seeks
     }
@@ -64,7 +67,7 @@ extension LMDBTransaction {
             guard try seek.key.isEmpty ? c.move(MDB_FIRST) : c.seek(seek.key) else { return }
             repeat {
                 let key = c.keyBytes
-                let verdict = try judge(key, space, fixed, next, seek.exact)
+                let verdict = try judge(key, space, fixed, next, seek)
                 if verdict == .stop { break }
                 if verdict == .skip { continue }
                 if space.isPrimary {
@@ -143,6 +146,16 @@ extension LMDBTransaction {
             }
             more = try c.move(MDB_NEXT_NODUP)
         }
+    }
+
+    /// `judge` for the walk from one seek: an `IN` value's walk also stops at the first key
+    /// that does not start with its seek key, so a key cut short, inconclusive for every value,
+    /// is visited by the walk of the value it was cut from, once (`seeks` removes repeats).
+    @inline(__always)
+    func judge(_ key: UnsafeRawBufferPointer, _ space: KeySpace, _ fixed: [Value], _ next: KeyConstraint?,
+               _ seek: (key: [UInt8], exact: Value?)) throws -> Verdict {
+        if seek.exact != nil, !key.starts(with: seek.key) { return .stop }
+        return try judge(key, space, fixed, next, seek.exact)
     }
 
     /// Compares an entry's key with the fixed components and the next constraint. Components

@@ -168,4 +168,37 @@ struct LMDBLongKeyTests {
         #expect(deleted == titles.filter { $0.hasPrefix(stem + "0") }.count)
         #expect(try store.read { try $0.count(Query("Doc", where: "title" ~= .beginsWith(stem + "0"))) } == 0)
     }
+
+    @Test("a long fixed component cuts the key inside the sorted one; IN values cut to one key count once")
+    func cutsBeforeTheSortedComponent() throws {
+        let dir = try TemporaryDirectory("long-fixed")
+        let schema = try Schema(version: 1, entities: [
+            EntityDescription("Item", primaryKey: "id",
+                              attributes: [Attribute("id", .int64), Attribute("name", .string), Attribute("rank", .int64)],
+                              indexes: [IndexDescription(["name", "rank"]), IndexDescription(["name"])]),
+        ])
+        let store = try LMDBStore(directory: dir.url, schema: schema)
+        let item = schema["Item"]!
+        let long = String(repeating: "x", count: 476), stem = String(repeating: "y", count: 600)
+        let rows: [(Int64, String, Int64)] = [(1, long, 5), (2, long, 9), (3, long, 7), (4, stem + "a", 1), (5, stem + "b", 2), (6, "short", 3)]
+        try store.write { tx in
+            for (id, name, rank) in rows { try tx.insert(try item.record(["id": .int64(id), "name": .string(name), "rank": .int64(rank)])) }
+        }
+        let queries = [
+            Query("Item", where: "name" == .string(long), sort: [SortKey("rank", ascending: false)], limit: 1),
+            Query("Item", where: "name" == .string(long), sort: [SortKey("rank", ascending: false)]),
+            Query("Item", where: "name" == .string(long), sort: [SortKey("rank")], limit: 2),
+            Query("Item", where: .condition(Condition("name", .in([.string(stem + "a"), .string(stem + "b")])))),
+            Query("Item", where: .condition(Condition("name", .in([.string(stem + "a"), .string(stem + "b"), "short"])))),
+        ]
+        try store.read { tx in
+            for q in queries {
+                let want = try QueryEvaluator().fetch(q, from: tx).map(\.id)
+                let got = try tx.fetch(q).map(\.id)
+                let plan = try store.plan(q).description
+                #expect(got == want, "got \(got), want \(want), plan \(plan.suffix(120))")
+                #expect(try tx.count(q) == want.count, "count of \(q.predicate)")
+            }
+        }
+    }
 }

@@ -61,6 +61,9 @@ struct CellRun {
         } else if isMeasured {
             try measure { try open.run(prepared, timer) }
             keep(timer)
+            if let results = prepared.results, case .backend(let repo) = open, parameters[ResultDigest.parameter.name] == nil {
+                parameters[ResultDigest.parameter.name] = try results(repo)
+            }
         } else {
             sink &+= try open.run(prepared, timer)
         }

@@ -24,6 +24,8 @@ public enum DatasetKind: String, Codable, Sendable {
 ///     floor: { floor, keys, timer in try floor.readPosts(keys, perTransaction: 1, timer: timer) })
 /// ```
 /// Order per repetition: (fresh store copy when `mutatesStore`), setup, body (timed), teardown.
+/// `results`, where given, runs once per cell after its first measured repetition, untimed and
+/// outside the counted region, on backends: its digest is compared across backends.
 public struct Workload: Sendable {
     public let name: String
     public let category: WorkloadCategory
@@ -62,6 +64,7 @@ public struct Workload: Sendable {
         setup: @escaping @Sendable (WorkloadContext) throws -> State,
         body: @escaping @Sendable (any Repository, State, OperationTimer) throws -> Int,
         floor: (@Sendable (any Floor, State, OperationTimer) throws -> Int)? = nil,
+        results: (@Sendable (any Repository, State) throws -> String)? = nil,
         teardown: @escaping @Sendable (State) -> Void = { _ in }
     ) -> Workload {
         Workload(
@@ -73,6 +76,7 @@ public struct Workload: Sendable {
                 return PreparedRepetition(
                     backend: { repo, timer in try body(repo, state, timer) },
                     floor: floor.map { f in { fl, timer in try f(fl, state, timer) } },
+                    results: results.map { r in { repo in try r(repo, state) } },
                     teardown: { teardown(state) })
             })
     }
@@ -91,6 +95,9 @@ extension Workload {
 struct PreparedRepetition {
     let backend: (any Repository, OperationTimer) throws -> Int
     let floor: ((any Floor, OperationTimer) throws -> Int)?
+    /// The digest of what the workload's operations return on a backend (`ResultDigest`),
+    /// taken once per cell outside the measured region; nil for a workload that checks none.
+    var results: ((any Repository) throws -> String)? = nil
     let teardown: () -> Void
 }
 

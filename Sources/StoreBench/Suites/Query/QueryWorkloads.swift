@@ -12,24 +12,25 @@ enum QueryWorkloads {
     }
 
     /// A workload that runs `operations.queries` queries made by `make` (`operations.slowQueries`
-    /// when `scans` is set: the query reads a whole entity on some backend). Each measured
-    /// repetition first records the digest of its first queries' results (`ResultDigest`).
+    /// when `scans` is set: the query reads a whole entity on some backend). The cell records
+    /// the digest of its first queries' results (`ResultDigest`).
     static func queries(_ name: String, _ summary: String, scans: Bool = false,
                         _ make: @escaping @Sendable (WorkloadContext, inout SplitMix64) throws -> Query) -> Workload {
         .define(name, .query, summary,
                 setup: { ctx in
                     var r = ctx.random()
                     let n = scans ? ctx.spec.operations.slowQueries : ctx.spec.operations.queries
-                    return Checked(ctx, try (0..<n).map { _ in try make(ctx, &r) })
+                    return try (0..<n).map { _ in try make(ctx, &r) }
                 },
-                body: { repo, checked, timer in
-                    try checked.recordDigest(repo) { tx, q, digest in for r in try tx.fetch(q) { digest.add(r) } }
-                    let queries = checked.items
+                body: { repo, queries, timer in
                     var sink = 0
                     try timer.each(queries.count) { i in
                         sink &+= try repo.read { tx in Touch.records(try tx.fetch(queries[i])) }
                     }
                     return sink
+                },
+                results: { repo, queries in
+                    try ResultDigest.digest(repo, queries) { tx, q, digest in for r in try tx.fetch(q) { digest.add(r) } }
                 })
     }
 
@@ -80,16 +81,17 @@ enum QueryWorkloads {
         .define("query.count", .query, "Count published posts with score > k (count with a predicate)",
                 setup: { ctx in
                     var r = ctx.random()
-                    return Checked(ctx, try (0..<ctx.spec.operations.queries).map { _ in
+                    return try (0..<ctx.spec.operations.queries).map { _ in
                         try Query("Post", format: "published == true AND score > %@", .value(.int64(Int64(r.below(200)))))
-                    })
+                    }
                 },
-                body: { repo, checked, timer in
-                    try checked.recordDigest(repo) { tx, q, digest in digest.add(.int64(Int64(try tx.count(q)))) }
-                    let queries = checked.items
+                body: { repo, queries, timer in
                     var sink = 0
                     try timer.each(queries.count) { i in sink &+= try repo.read { tx in try tx.count(queries[i]) } }
                     return sink
+                },
+                results: { repo, queries in
+                    try ResultDigest.digest(repo, queries) { tx, q, digest in digest.add(.int64(Int64(try tx.count(q)))) }
                 })
     }
 
@@ -114,15 +116,8 @@ enum QueryWorkloads {
 
     static var traversal: Workload {
         .define("query.traversal", .query, "A random user's posts, then each post's comments (relationship traversal); one operation per user",
-                setup: { ctx in Checked(ctx, ctx.randomKeys(ctx.spec.operations.queries, upTo: ctx.generator.users)) },
-                body: { repo, checked, timer in
-                    try checked.recordDigest(repo) { tx, user, digest in
-                        for post in try tx.related("User", id: .int64(user), via: "posts") {
-                            digest.add(post)
-                            for c in try tx.related("Post", id: post.id, via: "comments") { digest.add(c) }
-                        }
-                    }
-                    let users = checked.items
+                setup: { ctx in ctx.randomKeys(ctx.spec.operations.queries, upTo: ctx.generator.users) },
+                body: { repo, users, timer in
                     var sink = 0
                     try timer.each(users.count) { i in
                         try repo.read { tx in
@@ -133,6 +128,14 @@ enum QueryWorkloads {
                         }
                     }
                     return sink
+                },
+                results: { repo, users in
+                    try ResultDigest.digest(repo, users) { tx, user, digest in
+                        for post in try tx.related("User", id: .int64(user), via: "posts") {
+                            digest.add(post)
+                            for c in try tx.related("Post", id: post.id, via: "comments") { digest.add(c) }
+                        }
+                    }
                 })
     }
 
