@@ -17,4 +17,8 @@ struct QuerySuite: WorkloadSuite {
     }
 
     func useCases(of workload: String) -> [UseCase] { [.overall, .mostlyReads] }
+
+    func report(_ placement: ReportPlacement, _ view: ResultsView) -> String {
+        placement == .afterWorkloads ? view.queryResultsCheck() : ""
+    }
 }

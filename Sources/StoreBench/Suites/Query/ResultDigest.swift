@@ -8,6 +8,8 @@ import StoreCore
 /// backend's cell whose digest differs from SQLite's on the same workload and scale
 /// (`crossChecked`): a faster but wrong plan fails its cell instead of winning it.
 enum ResultDigest {
+    /// Read from query cells only: the concurrency suite's observation cells record a
+    /// parameter of the same name (the number of records each observer watches).
     static let parameter = Parameter("results", "digest of the rows the workload's first queries return, compared with SQLite's")
     /// The queries of a workload whose results are compared.
     static let checkedQueries = 5
@@ -22,7 +24,7 @@ enum ResultDigest {
     /// proves nothing.
     static func crossChecked(_ cells: [CellResult]) -> [CellResult] {
         var out = cells
-        let checked = cells.indices.filter { cells[$0].isOK && cells[$0].isBackend && cells[$0].parameter(parameter) != nil }
+        let checked = cells.indices.filter { isChecked(cells[$0]) && cells[$0].isOK }
         for group in Dictionary(grouping: checked, by: { cells[$0].workload + "\u{0}" + cells[$0].scale }).values {
             guard let expected = sqliteDigest(group.map { cells[$0] }) else { continue }
             for i in group {
@@ -33,6 +35,11 @@ enum ResultDigest {
             }
         }
         return out
+    }
+
+    /// Whether a cell carries a digest: a backend's query cell that recorded one.
+    static func isChecked(_ c: CellResult) -> Bool {
+        c.isBackend && c.category == .query && c.parameter(parameter) != nil
     }
 
     /// SQLite's digest, where SQLite's cell ran.
