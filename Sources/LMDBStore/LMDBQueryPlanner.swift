@@ -160,7 +160,7 @@ enum LMDBQueryPlanner {
         let usable = usableConjuncts(conjuncts, q.entity)
         let sort = sortNeed(q, usable)
         let choice = if let best = bestCandidate(usable, q.entity, layout) {
-            choice(from: best, sort, q.entity)
+            choice(from: best, sort)
         } else if let linked = linkedChoice(conjuncts, q, sort, layout, entries: entries) {
             linked
         } else {
@@ -256,7 +256,7 @@ enum LMDBQueryPlanner {
     }
 
     /// The best candidate's access, and whether it yields the sort order.
-    private static func choice(from best: Candidate, _ sort: SortNeed, _ e: Entity) -> Choice {
+    private static func choice(from best: Candidate, _ sort: SortNeed) -> Choice {
         var choice = Choice(access: best.access, consumed: best.consumed, conditions: best.conditions,
                             orderFromAccess: sort.wantsPrimaryOrder)
         if case .range(let space, let fixed, let next) = best.access, !space.isPrimary {

@@ -61,7 +61,7 @@ extension LMDBTransaction {
         var buffered: [UnsafeRawBufferPointer] = []
         try walk(plan, needRecords: plan.residual != nil || skip == 0) { key, found, recheck in
             if found == nil && skip > 0 { skip -= 1; return true }   // nothing to check: a match, skipped unread
-            let record = try found ?? recordBytes(primary, borrowed: key, q.entity)
+            let record = try found ?? pointedRecord(primary, key, from: "an index or link of \(q.entity.name)")
             try row.point(at: record)
             guard try accepts(plan, row, recheck, evaluator) else { return true }
             if recheck && plan.orderMayTruncate { fellBack = true; return false }
@@ -100,14 +100,6 @@ extension LMDBTransaction {
         }
     }
 
-    /// The record at a primary key read from an index or a link.
-    private func recordBytes(_ primary: MDB_dbi, borrowed key: UnsafeRawBufferPointer, _ e: Entity) throws -> UnsafeRawBufferPointer {
-        guard let b = try txn.get(primary, borrowed: key) else {
-            throw StoreError(.corrupted, "an index or link of \(e.name) points to a missing record", context: KeyEncoding.describe(Array(key)))
-        }
-        return b
-    }
-
     /// Counts a plan's matches (offset and limit apply). Without conditions left to check,
     /// only keys are read, and an index range counts each key's duplicates at once.
     func count(_ plan: QueryPlan) throws -> Int {
@@ -142,7 +134,7 @@ extension LMDBTransaction {
                 if verdict == .match { n += try c.duplicates() }
                 if verdict == .maybe {
                     repeat {
-                        try row.point(at: try recordBytes(primary, borrowed: c.valueBytes, plan.query.entity))
+                        try row.point(at: try pointedRecord(primary, c.valueBytes, from: "index \(space.name)"))
                         if try evaluator.matches(plan.query.predicate, row, in: self) { n += 1 }
                     } while try c.move(MDB_NEXT_DUP)
                 }

@@ -107,14 +107,19 @@ extension LMDBTransaction {
     @inline(__always)
     private func visitIndexed(_ pk: UnsafeRawBufferPointer, _ source: @autoclosure () -> String, _ primary: MDB_dbi,
                               _ needRecords: Bool, _ recheck: Bool, _ visit: CandidateVisit) throws -> Bool {
-        var record: UnsafeRawBufferPointer?
-        if needRecords || recheck {
-            guard let b = try txn.get(primary, borrowed: pk) else {
-                throw StoreError(.corrupted, "\(source()) points to a missing record", context: KeyEncoding.describe(Array(pk)))
-            }
-            record = b
-        }
+        let record = needRecords || recheck ? try pointedRecord(primary, pk, from: source()) : nil
         return try visit(pk, record, recheck)
+    }
+
+    /// The record at a primary key read from an index or a link; `corrupted`, naming `source`,
+    /// when it is missing.
+    @inline(__always)
+    func pointedRecord(_ primary: MDB_dbi, _ pk: UnsafeRawBufferPointer, from source: @autoclosure () -> String) throws
+        -> UnsafeRawBufferPointer {
+        guard let b = try txn.get(primary, borrowed: pk) else {
+            throw StoreError(.corrupted, "\(source()) points to a missing record", context: KeyEncoding.describe(Array(pk)))
+        }
+        return b
     }
 
     /// The sources linked to the matches of `sub`, in primary key order, each once.
