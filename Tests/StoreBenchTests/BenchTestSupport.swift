@@ -1,5 +1,6 @@
 import Foundation
 import StoreBench
+import StoreBenchModels
 import StoreCore
 import Testing
 
@@ -7,6 +8,17 @@ import Testing
 enum Bench {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let fixtures = root.appendingPathComponent("Fixtures")
+
+    /// Registers the suites `storebench` registers (the graph suite), once per process, so a
+    /// test renders reports as the command does. Tests run in parallel: a test that renders
+    /// graph cells without it could see the suite appear halfway through its rendering.
+    static func registerCommandSuites() {
+        _ = commandSuites
+    }
+
+    private static let commandSuites: Void = {
+        if Suites.suite(of: GraphSuite().category) == nil { try? Suites.register(GraphSuite()) }
+    }()
 
     static func spec(_ scale: String = "tiny") throws -> DatasetSpec {
         try DatasetSpec.load(scale: scale, fixtures: fixtures)

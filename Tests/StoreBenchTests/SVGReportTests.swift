@@ -53,6 +53,7 @@ import Testing
     }
 
     @Test func theReferenceReportsChartsAreWellFormedAndReadable() throws {
+        Bench.registerCommandSuites()  // as `storebench report` renders it
         let results = try RunResults.read(Bench.root.appendingPathComponent("Reports/reference.json").path)
         try check(results, name: "reference", expectAtLeast: 10)
     }

@@ -67,7 +67,7 @@ struct ToySuite: WorkloadSuite {
 
     @Test func theReferenceReportRendersByteForByte() throws {
         // `storebench` registers its graph suite; so does this process, to render as it does.
-        if !Suites.registered.contains(where: { $0.category == GraphSuite().category }) { try Suites.register(GraphSuite()) }
+        Bench.registerCommandSuites()
         let reports = Bench.root.appendingPathComponent("Reports")
         let results = try RunResults.read(reports.appendingPathComponent("reference.json").path)
         let committed = try String(contentsOf: reports.appendingPathComponent("reference.md"), encoding: .utf8)
