@@ -113,7 +113,8 @@ import Testing
         #expect(e?.message.contains("no workload matches") == true)
         #expect(Set(WorkloadRegistry.all.map(\.name)).count == WorkloadRegistry.all.count)
         let withFloors = WorkloadRegistry.all.filter { $0.hasFloor && !$0.loadsDataset }.map(\.name)
-        #expect(withFloors == ["crud.read-pk.single", "crud.read-pk.batched", "crud.read-pk.hot", "batch.bulk-insert", "query.full-scan", "rows.insert", "rows.fetch"])
+        #expect(withFloors == ["crud.read-pk.single", "crud.read-pk.batched", "crud.read-pk.hot", "batch.bulk-insert", "query.full-scan", "rows.insert", "rows.fetch",
+                              "durability.commit-one", "durability.commit-chunk"])
     }
 }
 

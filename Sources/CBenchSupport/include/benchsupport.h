@@ -40,4 +40,15 @@ void sb_measured_region(void (*body)(void *), void *context);
 /// at once. (With a wrapper process between them, the signal follows the wrapper.)
 int sb_die_with_parent(int32_t expected_parent);
 
+/// Sync calls (fsync, fdatasync, msync, sync_file_range) made by any thread of this process
+/// so far, and, while watched, pwrites to descriptors opened O_SYNC or O_DSYNC (each one a
+/// sync): this target defines them, counts each, and makes the same system call.
+int64_t sb_syncs(void);
+/// The syncs counted as `sb_syncs` counts them, made by the calling thread only.
+int64_t sb_thread_syncs(void);
+/// Starts (1) or stops (0) counting synchronous pwrites: one fcntl per pwrite while on.
+void sb_syncs_watch_writes(int on);
+/// 1 when the calls of this process's libraries reach the counting definitions.
+int sb_syncs_are_counted(void);
+
 #endif

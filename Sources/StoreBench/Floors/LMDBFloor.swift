@@ -57,7 +57,9 @@ final class LMDBFloor: Floor {
         return (dbis[names.0]!, dbis[names.1]!)
     }
 
-    init(directory: String, durability: Durability) throws {
+    /// `syncFlags` (`MDB_NOMETASYNC`, `MDB_NOSYNC`) replace the ones of `durability` (a commit
+    /// mode of the durability suite).
+    init(directory: String, durability: Durability, syncFlags: UInt32? = nil) throws {
         self.durability = durability
         var e: OpaquePointer?
         try check(mdb_env_create(&e), "mdb_env_create")
@@ -65,7 +67,7 @@ final class LMDBFloor: Floor {
         do {
             try check(mdb_env_set_maxdbs(e, MDB_dbi(Self.databases.count + 4)), "mdb_env_set_maxdbs")
             try check(mdb_env_set_mapsize(e, Self.initialMapSize), "mdb_env_set_mapsize")
-            let flags = UInt32(MDB_NOTLS) | (durability == .relaxed ? UInt32(MDB_NOSYNC) : 0)
+            let flags = UInt32(MDB_NOTLS) | (syncFlags ?? (durability == .relaxed ? UInt32(MDB_NOSYNC) : 0))
             try check(mdb_env_open(e, directory, flags, 0o644), "mdb_env_open \(directory)")
             try write { txn in
                 for (name, dup) in Self.databases {

@@ -27,14 +27,15 @@ final class SQLiteFloor: Floor {
     private let scratch = ScratchBuffer()
 
     /// `journalMode` is WAL as SQLiteStore runs; `DELETE` (the rollback journal) measures what WAL changes.
-    init(path: String, durability: Durability, journalMode: String = "WAL") throws {
+    /// `synchronous` (FULL, NORMAL, OFF) overrides the one of `durability` (a commit mode of the durability suite).
+    init(path: String, durability: Durability, journalMode: String = "WAL", synchronous: String? = nil) throws {
         var handle: OpaquePointer?
         let rc = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
         db = handle
         do {
             if rc != SQLITE_OK { throw failure(rc, "open \(path)") }
             try exec("PRAGMA journal_mode = \(journalMode)")
-            try exec("PRAGMA synchronous = \(durability == .durable ? "FULL" : "NORMAL")")
+            try exec("PRAGMA synchronous = \(synchronous ?? (durability == .durable ? "FULL" : "NORMAL"))")
             try exec("BEGIN IMMEDIATE")
             for sql in FloorSQL.ddl { try exec(sql) }
             try exec("COMMIT")

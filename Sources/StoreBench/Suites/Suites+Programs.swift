@@ -1,9 +1,10 @@
 import StoreBenchKit
 
 extension Floors {
-    /// Every built-in program: the floors, the C references of the rows suite, and the SQLite
-    /// floor over the rollback journal.
+    /// Every built-in program: the floors, the C references of the rows suite, the SQLite
+    /// floor over the rollback journal, and the engines' commit modes of the durability suite.
     public static let builtin: [FloorProgram] = floors + [cReference("sqlite"), cReference("lmdb"), Suites.rollbackJournal]
+        + CommitMode.all.map(\.program)
 }
 
 extension Suites {

@@ -7,7 +7,7 @@ public enum Suites {
     /// The built-in suites, in run order.
     public static let all: [any WorkloadSuite] = [
         MemorySuite(), CRUDSuite(), BatchSuite(), QuerySuite(), RowsSuite(), MigrateSuite(),
-        ConcurrencySuite(), YCSBSuite(), LifecycleSuite(), SelfTestSuite(),
+        ConcurrencySuite(), YCSBSuite(), LifecycleSuite(), DurabilitySuite(), SelfTestSuite(),
     ]
 
     private static let added = Locked<[any WorkloadSuite]>([])
