@@ -21,7 +21,7 @@ import StoreCore
 /// Same tables and indexes as the SQLite floor, same durability as GRDBStore (WAL; `synchronous`
 /// FULL for `.durable`, NORMAL for `.relaxed`). Thread safety: one program per cell process,
 /// used by one thread, like every floor.
-public final class PlainGRDBProgram: Floor {
+public final class PlainGRDBProgram: ConcurrentReads {
     public let engine = "sqlite"
     /// The file the program keeps in its directory.
     public static let fileName = "plain-grdb.sqlite"
@@ -139,6 +139,10 @@ public final class PlainGRDBProgram: Floor {
             try timer.batches(ids.count, of: perTransaction) { r in try read { db in for i in r { try readPost(db, ids[i]) } } }
         }
         return sink
+    }
+
+    public func readPostConcurrently(_ id: Int64) throws -> Int {
+        try opened().read { db in try Self.readPost(db, id) }
     }
 
     public func rereadPosts(_ hot: [Int64], rounds: Int, timer: OperationTimer) throws -> Int {

@@ -22,6 +22,7 @@ enum BuiltinBackends {
     /// the C reference of the rows workloads, and GRDB used directly (the reference of `grdb`).
     static let programs: [FloorProgram] = Floors.builtin + [
         FloorProgram(id: .reference("plain:grdb"), engine: "sqlite", checks: .backend("grdb"),
+                     alsoRuns: Suites.concurrentReadWorkloads,
                      summary: "GRDB.swift used directly as its documentation advises (DatabasePool, cached statements, "
                          + "Row cursors): what GRDBStore costs over GRDB itself") { dir, durability in
             try PlainGRDBProgram(directory: dir, durability: durability)

@@ -13,7 +13,7 @@ import Testing
 /// floor, on the same inputs: the tiny dataset loaded into the floor and into the engine's
 /// backend (SQLiteStore for sqlite, LMDBStore for lmdb).
 @Suite struct FloorEqualWorkTests {
-    static let floorWorkloads = WorkloadRegistry.all.filter(\.hasFloor).map(\.name)
+    static let floorWorkloads = WorkloadRegistry.all.filter { $0.hasFloor && !$0.namedProgramsOnly }.map(\.name)
 
     @Test(arguments: Floors.engines, floorWorkloads)
     func floorDoesItsWorkloadsWork(engine: String, workload: String) throws {

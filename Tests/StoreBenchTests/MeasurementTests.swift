@@ -112,7 +112,10 @@ import Testing
         let e = #expect(throws: BenchError.self) { try WorkloadRegistry.matching("nothing-like-this") }
         #expect(e?.message.contains("no workload matches") == true)
         #expect(Set(WorkloadRegistry.all.map(\.name)).count == WorkloadRegistry.all.count)
-        let withFloors = WorkloadRegistry.all.filter { $0.hasFloor && !$0.loadsDataset }.map(\.name)
+        let withFloors = WorkloadRegistry.all.filter { $0.hasFloor && !$0.loadsDataset && !$0.namedProgramsOnly }.map(\.name)
+        #expect(WorkloadRegistry.all.filter(\.namedProgramsOnly).map(\.name) == [1, 2, 4, 8].map { "concurrency.read.\($0)-threads" },
+                "the read-scaling workloads run on programs with concurrent reads (plain:grdb), not on the floors")
+        #expect(!Floors.builtin.contains { p in WorkloadRegistry.all.contains { $0.namedProgramsOnly && p.runs($0) } })
         #expect(withFloors == ["crud.read-pk.single", "crud.read-pk.batched", "crud.read-pk.hot", "batch.bulk-insert", "query.full-scan", "rows.insert", "rows.fetch",
                               "durability.commit-one", "durability.commit-chunk"])
     }

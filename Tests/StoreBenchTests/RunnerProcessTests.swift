@@ -1,5 +1,5 @@
 import Foundation
-import StoreBench
+@testable import StoreBench
 import StoreConformance
 import Testing
 
@@ -193,5 +193,30 @@ import Testing
         #expect(p.status == 64 && p.err.contains("quick") && p.err.contains("standard"))
         let list = try Bench.run(["list"])
         #expect(list.status == 0 && list.out.contains("query.any-tag") && list.out.contains("objectgraph+lmdb"))
+    }
+}
+
+@Suite struct NamedProgramsOnlyTests {
+    @Test func readScalingRunsOnPlainGRDBAndNotOnTheFloors() throws {
+        let out = try TemporaryDirectory("read-scaling-programs")
+        let r = try Bench.run(["run", "--scale", "tiny", "--repetitions", "1", "--rounds", "1", "--warmup", "0", "--backends", "grdb",
+                               "--workloads", "concurrency.read.2-threads", "--no-conformance", "--no-allocations", "--out", out.url.path])
+        #expect(r.status == 0, "\(r.err)")
+        let results = try RunResults.read(out.url.appendingPathComponent("latest.json").path)
+        let plain = try #require(results.cell(.reference("plain:grdb"), "concurrency.read.2-threads", "tiny"))
+        #expect(plain.status == .ok && (plain.operations ?? 0) > 0 && plain.figure(ConcurrencySuite.Figures.threads) == 2)
+        #expect(results.cell(.floor("sqlite"), "concurrency.read.2-threads", "tiny") == nil, "the floor has no concurrent reads")
+        #expect(try String(contentsOf: out.url.appendingPathComponent("latest/concurrency.md"), encoding: .utf8).contains("| `plain:grdb` | "))
+    }
+}
+
+extension NamedProgramsOnlyTests {
+    @Test func theGRDBNoteNeedsGRDBUsedDirectlyToFallToo() {
+        let view = ResultsView(CompareAndReportTests.results([]))
+        let both = view.grdbReadScalingNote(["grdb": [10_000, 20_000, 30_000, 10_000], "`plain:grdb`": [12_000, 22_000, 31_000, 12_000]])
+        #expect(both.contains("falls alike, from 31.0 k/s to 12.0 k/s: the fall is GRDB's own") && both.contains("barrierQueue.sync"))
+        #expect(view.grdbReadScalingNote(["grdb": [10_000, 20_000, 30_000, 10_000], "`plain:grdb`": [12_000, 22_000, 31_000, 30_000]]).isEmpty,
+                "GRDB used directly keeps its rate: the fall would be GRDBStore's, and the sentence would be wrong")
+        #expect(view.grdbReadScalingNote(["grdb": [10_000, 20_000, 30_000, 29_000]]).isEmpty)
     }
 }

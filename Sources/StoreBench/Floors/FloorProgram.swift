@@ -21,14 +21,18 @@ public struct FloorProgram: Sendable {
     public let checks: TargetID?
     /// The workloads it implements; nil for every workload with a floor body.
     public let workloads: Set<String>?
+    /// Workloads that run only on the programs naming them here (`Workload.namedProgramsOnly`:
+    /// the read-scaling workloads, on a program with a connection pool).
+    public let alsoRuns: Set<String>
     let open: @Sendable (URL, Durability) throws -> any Floor
 
-    public init(id: TargetID, engine: String, checks: TargetID? = nil, workloads: Set<String>? = nil, summary: String,
-                open: @escaping @Sendable (URL, Durability) throws -> any Floor) {
+    public init(id: TargetID, engine: String, checks: TargetID? = nil, workloads: Set<String>? = nil, alsoRuns: Set<String> = [],
+                summary: String, open: @escaping @Sendable (URL, Durability) throws -> any Floor) {
         self.id = id
         self.engine = engine
         self.checks = checks
         self.workloads = workloads
+        self.alsoRuns = alsoRuns
         self.summary = summary
         self.open = open
     }

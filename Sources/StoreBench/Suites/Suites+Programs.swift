@@ -17,3 +17,11 @@ extension Suites {
     /// improves SQLite's performance.
     static var rollbackJournal: FloorProgram { Floors.sqliteRollbackJournal(Set(rollbackJournalWorkloads + ["memory.load"])) }
 }
+
+extension Suites {
+    /// The workloads that run only on the programs naming them (`Workload.namedProgramsOnly`):
+    /// what a program with concurrent reads (`ConcurrentReads`) passes as `alsoRuns`.
+    public static var concurrentReadWorkloads: Set<String> {
+        Set(all.flatMap(\.workloads).filter(\.namedProgramsOnly).map(\.name))
+    }
+}

@@ -1,8 +1,10 @@
 import StoreBenchKit
 
 extension FloorProgram {
-    /// Whether this program runs `workload` (one with a floor body, and one it implements).
+    /// Whether this program runs `workload` (one with a floor body, and one it implements;
+    /// one for named programs only where it names it).
     public func runs(_ workload: Workload) -> Bool {
-        workload.hasFloor && (workloads?.contains(workload.name) ?? true)
+        guard workload.hasFloor else { return false }
+        return workload.namedProgramsOnly ? alsoRuns.contains(workload.name) : workloads?.contains(workload.name) ?? true
     }
 }

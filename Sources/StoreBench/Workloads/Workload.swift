@@ -53,6 +53,9 @@ public struct Workload: Sendable {
     public var isCompared = true
     /// Charted across scales in the report (cost as data grows).
     public var chartedAcrossScales = false
+    /// Its floor body runs only on the programs that name it (`FloorProgram.alsoRuns`), not
+    /// on the engines' floors: a body that needs what only some programs offer (`ConcurrentReads`).
+    public var namedProgramsOnly = false
     let prepare: @Sendable (WorkloadContext) throws -> PreparedRepetition
 
     /// Declares a workload whose repetitions share a `State` built by `setup`.

@@ -41,6 +41,15 @@ public protocol Floor: AnyObject {
     func close()
 }
 
+/// A program whose reads may run on several threads at once (a connection pool): it can run
+/// the read-scaling workloads that name it.
+public protocol ConcurrentReads: Floor {
+    /// Reads post `id` in its own read transaction, every field touched (`Touch`), as
+    /// `readPosts` does one; safe to call from several threads at once. Not counted in
+    /// `transactionsBegun`.
+    func readPostConcurrently(_ id: Int64) throws -> Int
+}
+
 extension Floor {
     /// Stores rows `1…count` through the floor's own insert loop, `SocialGenerator.rowsChunk`
     /// per transaction (each timed by `insertRows`).

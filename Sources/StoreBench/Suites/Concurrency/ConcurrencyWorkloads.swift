@@ -42,21 +42,30 @@ enum ConcurrencyWorkloads {
                     ctx.record(ConcurrencySuite.Parameters.readsPerThread, readsPerThread)
                     return keysPerThread(ctx, threads: threads, each: readsPerThread)
                 },
-                body: { repo, keys, timer in
-                    let reads = ThreadResults()
-                    let minimumSpan = timer.minimumSpan
-                    let wall = try ThreadGang.run(threads: threads) { i in
-                        let t = OperationTimer(minimumSpan: minimumSpan)
-                        var sink = 0
-                        t.markProgress(expecting: keys[i].count)
-                        try t.each(keys[i].count) { k in sink &+= try readPost(repo, keys[i][k]) }
-                        reads.add(t.histogram, operations: t.operations, sink: sink, marks: t.marks)
-                    }
-                    timer.record(total: wall, operations: reads.operations, latencies: reads.histogram)
-                    timer.record(intervals: Intervals.throughput(reads.marks))
-                    timer.report(ConcurrencySuite.Figures.threads, Double(threads))
-                    return reads.sink
+                body: { repo, keys, timer in try readOnThreads(keys, timer) { try readPost(repo, $0) } },
+                floor: { floor, keys, timer in
+                    guard let reads = floor as? ConcurrentReads else { throw BenchError("a \(floor.engine) program without concurrent reads") }
+                    nonisolated(unsafe) let pool = reads  // its one call is safe from several threads (`ConcurrentReads`)
+                    return try readOnThreads(keys, timer) { try pool.readPostConcurrently($0) }
                 })
+            .with { $0.namedProgramsOnly = true }
+    }
+
+    /// Each thread reads its keys through `read` at full speed; one operation per read.
+    static func readOnThreads(_ keys: [[Int64]], _ timer: OperationTimer, _ read: @escaping @Sendable (Int64) throws -> Int) throws -> Int {
+        let reads = ThreadResults()
+        let minimumSpan = timer.minimumSpan
+        let wall = try ThreadGang.run(threads: keys.count) { i in
+            let t = OperationTimer(minimumSpan: minimumSpan)
+            var sink = 0
+            t.markProgress(expecting: keys[i].count)
+            try t.each(keys[i].count) { k in sink &+= try read(keys[i][k]) }
+            reads.add(t.histogram, operations: t.operations, sink: sink, marks: t.marks)
+        }
+        timer.record(total: wall, operations: reads.operations, latencies: reads.histogram)
+        timer.record(intervals: Intervals.throughput(reads.marks))
+        timer.report(ConcurrencySuite.Figures.threads, Double(keys.count))
+        return reads.sink
     }
 
     static var readersPaced: Workload {
