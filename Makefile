@@ -8,12 +8,13 @@ SUDO        := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 REPORTS     := Reports
 RELEASE_BIN := .build/release/storebench
 
-.PHONY: all deps build release rerender test fuzz-smoke fuzz test-tsan test-example kit kit-score test-floors-optimized bench reference conformance damage-sweep clean help
+.PHONY: all deps build release rerender sweep test fuzz-smoke fuzz test-tsan test-example kit kit-score test-floors-optimized bench reference conformance damage-sweep clean help
 
 all: build
 
 help:
 	@echo "make bench        build in release, run the quick profile over every backend, write $(REPORTS)/latest.md and .json"
+	@echo "make sweep        build in release, run the growth sweeps at full size (long: up to 4 GiB per store), write $(REPORTS)/sweep/latest.md"
 	@echo "make reference    build in release, run the standard profile, write $(REPORTS)/reference.md and .json (within 30 min on 2 cores)"
 	@echo "make test         install what the tests need, then swift test and fuzz-smoke"
 	@echo "make fuzz-smoke   each fuzz target (predicate, record, pagewalk) under libFuzzer for $(FUZZ_SMOKE_SECONDS) s from seed 1"
@@ -110,6 +111,10 @@ test-floors-optimized: deps
 
 bench: release
 	$(RELEASE_BIN) run --profile quick --out $(REPORTS)
+
+# The growth sweeps at full size (up to 1M records and 4 GiB of values per store and backend): Reports/sweep/latest.md.
+sweep: release
+	$(RELEASE_BIN) run --profile sweep --out $(REPORTS)/sweep
 
 reference: release
 	$(RELEASE_BIN) run --profile standard --out $(REPORTS)/reference-run

@@ -8,19 +8,27 @@ public enum Profile: String, CaseIterable, Codable, Sendable {
     case standard
     /// Everything up to the large scale (1M users); hours, mostly loading.
     case full
+    /// The growth sweeps alone at their full size (`Fixtures/sweep.json`: up to 1M records and
+    /// 4 GiB of values per store and backend): long, opt-in.
+    case sweep
 
     public var scales: [String] {
         switch self {
         case .quick: ["quick"]
         case .standard: ["quick", "standard"]
         case .full: ["quick", "standard", "large"]
+        case .sweep: ["sweep"]
         }
     }
 
     /// The workloads the profile runs when none are named: the quick profile leaves out the
     /// concurrency workloads outside its reduced set (`Workload.inQuickProfile`).
     public var defaultWorkloads: [Workload] {
-        self == .quick ? WorkloadRegistry.all.filter(\.inQuickProfile) : WorkloadRegistry.all
+        switch self {
+        case .quick: WorkloadRegistry.all.filter(\.inQuickProfile)
+        case .sweep: WorkloadRegistry.all.filter { $0.category == .growth }
+        case .standard, .full: WorkloadRegistry.all
+        }
     }
 
     /// Measured repetitions per cell and round.
@@ -34,6 +42,7 @@ public enum Profile: String, CaseIterable, Codable, Sendable {
         case .quick: 5
         case .standard: 5
         case .full: 1
+        case .sweep: 3
         }
     }
     /// Workloads with a comparison not yet decided get more rounds, up to this many, while the budget lasts.
@@ -41,7 +50,7 @@ public enum Profile: String, CaseIterable, Codable, Sendable {
         switch self {
         case .quick: 12
         case .standard: 16
-        case .full: 1
+        case .full, .sweep: 1
         }
     }
     /// Seconds the extra rounds may take over the whole run.
@@ -49,7 +58,7 @@ public enum Profile: String, CaseIterable, Codable, Sendable {
         switch self {
         case .quick: 45
         case .standard: 120
-        case .full: 0
+        case .full, .sweep: 0
         }
     }
     public var warmup: Int { 1 }
@@ -59,7 +68,7 @@ public enum Profile: String, CaseIterable, Codable, Sendable {
         switch self {
         case .quick: 180
         case .standard: 900
-        case .full: 7_200
+        case .full, .sweep: 7_200
         }
     }
 }

@@ -47,6 +47,15 @@ public struct DatasetSpec: Codable, Sendable, Hashable {
         public var operationCount: Int
     }
 
+    /// How far the growth sweeps go at this scale (`growth.*`): at most `maxRecords` records
+    /// and `maxBytes` of values per store; absent: 100,000 records and 64 MiB.
+    public struct GrowthLimits: Codable, Sendable, Hashable {
+        public var maxRecords: Int
+        public var maxBytes: Int
+        public init(maxRecords: Int, maxBytes: Int) { (self.maxRecords, self.maxBytes) = (maxRecords, maxBytes) }
+        public static let standard = GrowthLimits(maxRecords: 100_000, maxBytes: 64 << 20)
+    }
+
     public var name: String
     public var seed: UInt64
     public var users: Int
@@ -60,6 +69,7 @@ public struct DatasetSpec: Codable, Sendable, Hashable {
     public var rows: Rows
     public var operations: Operations
     public var ycsb: YCSBSizes?
+    public var growth: GrowthLimits?
 
     public var posts: Int { Int((Double(users) * postsPerUser.mean).rounded()) }
     public var comments: Int { Int((Double(posts) * commentsPerPost.mean).rounded()) }
@@ -106,6 +116,7 @@ public struct DatasetSpec: Codable, Sendable, Hashable {
         let o = operations
         try check([o.single, o.batched, o.batchSize, o.bulk, o.chunk, o.queries, o.slowQueries, o.scans, rows.fetch, rows.insert].allSatisfy { $0 > 0 },
                   "operation and row counts must be positive")
+        if let g = growth { try check(g.maxRecords >= 64 && g.maxBytes >= 1 << 20, "the growth block needs maxRecords ≥ 64 and maxBytes ≥ 1 MiB") }
         if let y = ycsb { try check(y.recordCount >= 1 && y.operationCount >= 0, "the ycsb block's recordCount must be positive and its operationCount not negative") }
         try check(o.single <= comments / 4 && o.batched <= comments / 4, "operations.single and .batched must not exceed a quarter of the comments")
     }
