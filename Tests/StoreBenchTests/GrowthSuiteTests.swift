@@ -67,5 +67,9 @@ struct GrowthSuiteTests {
         #expect(page.contains("## Cost as the data grows") && page.contains("### 100 B records (`growth.100b`)"))
         #expect(page.contains("| read at 32 | read at 127 | read at 504 | read at 2,000 | read slope |"))
         #expect(page.contains("Reads by key as the store grows from 32 to 2,000 records: `sqlite` "))
+        let chart = try #require(page.firstMatch(of: /!\[([^\]]+)\]\((growth-read-growth-100b\.svg)\)/), "the log-log chart")
+        let svg = try String(contentsOf: out.url.appendingPathComponent("latest/\(chart.output.2)"), encoding: .utf8)
+        try SVGReportTests().checkChart(svg, alt: String(chart.output.1), link: String(chart.output.2))
+        #expect(SVGInspection(svg).series.sorted() == ["lmdb", "sqlite"])
     }
 }

@@ -25,7 +25,7 @@ extension ResultsView {
         let cells = backends.compactMap { b in okCell(b, w).map { (b, $0) } }
         guard let first = cells.first?.1 else { return "" }
         let counts = F.points.map { first.figure(F.records($0)).map { Format.count(Int($0)) } ?? "?" }
-        var md = "### \(Format.bytes(Double(size))) records (`\(w)`)\n\n"
+        var md = "### \(Format.bytes(Double(size))) records (`\(w)`)\n\n" + growthChart(w, size, cells)
         md += "| backend | " + counts.map { "read at \($0)" }.joined(separator: " | ")
         md += " | read slope | insert slope | page slope | memory slope | memory per record at \(counts.last!) |\n"
         md += "|---|" + String(repeating: "---:|", count: counts.count + 5) + "\n"
@@ -40,5 +40,27 @@ extension ResultsView {
         }
         md += "\nReads by key as the store grows from \(counts.first!) to \(counts.last!) records: " + sentences.joined(separator: "; ") + ".\n\n"
         return md
+    }
+
+    /// Each backend's read time at each record count ÷ its time at the smallest, both axes
+    /// logarithmic: a flat line stays flat, a power law is a straight line of its slope.
+    private func growthChart(_ w: String, _ size: Int, _ cells: [(String, CellResult)]) -> String {
+        typealias F = GrowthSuite.Figures
+        let series = cells.compactMap { b, c -> SVGChart.Series? in
+            let points = F.points.compactMap { i -> SVGChart.Point? in
+                guard let n = c.figure(F.records(i)), let t = c.figure(F.read(i)), let t0 = c.figure(F.read(0)), t0 > 0 else { return nil }
+                return .init(x: n, value: t / t0)
+            }
+            guard points.count >= 2, let style = chartStyles[b] else { return nil }
+            return SVGChart.Series(name: b, style: style, points: points)
+        }
+        guard let first = series.first else { return "" }
+        var chart = SVGChart(kind: .lines, title: "Read by key as the store grows: \(Format.bytes(Double(size))) records",
+                             subtitle: "Workload \(w): time per read at each record count ÷ the time at the smallest, medians over the rounds; "
+                                 + "both axes logarithmic, so a power law is a straight line of its slope.",
+                             yTitle: "Time per read ÷ the time at the smallest store (log scale; lower is better)", xTitle: "Records in the store",
+                             xAxis: .logarithmic(first.points.map { ($0.x, [Format.count(Int($0.x))]) }), valueAxis: .ratio)
+        chart.series = series
+        return self.chart(chart, file: "growth-read-\(w)")
     }
 }
