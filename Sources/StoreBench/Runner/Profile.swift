@@ -56,7 +56,7 @@ public enum Profile: String, CaseIterable, Codable, Sendable {
     /// Seconds the extra rounds may take over the whole run.
     public var extraRoundsBudget: Double {
         switch self {
-        case .quick: 45
+        case .quick: 30
         case .standard: 120
         case .full, .sweep: 0
         }
