@@ -36,16 +36,19 @@ struct GrowthSuiteTests {
 
     @Test func theSlopeFitsPowerLawsAndTheVerdictFollowsItsInterval() throws {
         let ns = [100.0, 1_000, 10_000, 100_000], F = GrowthSuite.Figures.read
-        let flat = try #require(GrowthFit(Self.cell(ns, F, { _ in 500 }, factors: [1, 1.1, 0.9]), F))
+        let flat = try #require(GrowthFit(Self.cell(ns, F, { _ in 500 }, factors: [1, 1.1, 0.9, 1.05, 0.95]), F))
         #expect(abs(flat.slope.value) < 1e-9 && flat.verdict() == "flat")
-        let linear = try #require(GrowthFit(Self.cell(ns, F, { $0 * 3 }, factors: [1, 1.2, 0.8]), F))
+        let linear = try #require(GrowthFit(Self.cell(ns, F, { $0 * 3 }, factors: [1, 1.2, 0.8, 1.1, 0.9]), F))
         #expect(abs(linear.slope.value - 1) < 1e-9 && linear.verdict() == "grows about in proportion to N")
-        let logN = try #require(GrowthFit(Self.cell(ns, F, { 100 * log($0) }, factors: [1, 1, 1]), F))
+        let logN = try #require(GrowthFit(Self.cell(ns, F, { 100 * log($0) }, factors: [1, 1, 1, 1, 1]), F))
         #expect(logN.slope.value > 0.1 && logN.slope.value < 0.3 && logN.verdict() == "grows", "log N: a small positive slope")
         // Rounds that disagree in direction leave it undecided.
-        var mixed = Self.cell(ns, F, { _ in 500 }, factors: [1, 1, 1])
-        mixed.roundFigures![F(3).name] = [500 * 8, 500 / 8, 500]
+        var mixed = Self.cell(ns, F, { _ in 500 }, factors: [1, 1, 1, 1, 1])
+        mixed.roundFigures![F(3).name] = [500 * 8, 500 / 8, 500, 500 * 8, 500 / 8]
         #expect(try #require(GrowthFit(mixed, F)).verdict() == "undecided")
+        // Three rounds agree, but their interval holds the median at 75% only: too few to decide.
+        let three = try #require(GrowthFit(Self.cell(ns, F, { $0 * 3 }, factors: [1, 1.2, 0.8]), F))
+        #expect(three.slope.confidence < GrowthFit.decidingConfidence && three.verdict() == "undecided")
         #expect(GrowthFit.leastSquaresSlope([(1, 2)]) == nil && GrowthFit.leastSquaresSlope([(1, 2), (1, 3)]) == nil)
     }
 

@@ -42,7 +42,7 @@ public enum Profile: String, CaseIterable, Codable, Sendable {
         case .quick: 5
         case .standard: 5
         case .full: 1
-        case .sweep: 3
+        case .sweep: 5
         }
     }
     /// Workloads with a comparison not yet decided get more rounds, up to this many, while the budget lasts.

@@ -31,9 +31,13 @@ struct GrowthFit {
         return points.map { ($0.x - mx) * ($0.y - my) }.reduce(0, +) / sxx
     }
 
+    /// The least confidence of an interval that decides: 5 rounds give 93.8%, 3 only 75%.
+    static let decidingConfidence = 0.9
+
     /// How the figure grows, in words: flat when the whole interval lies within ±`margin`,
-    /// growing when it lies above it, else undecided.
+    /// growing when it lies above it, else (or with too few rounds to decide) undecided.
     func verdict(margin: Double = 0.1) -> String {
+        guard slope.confidence >= Self.decidingConfidence else { return "undecided" }
         if slope.low >= -margin && slope.high <= margin { return "flat" }
         if slope.low > margin { return slope.value >= 0.8 ? "grows about in proportion to N" : "grows" }
         if slope.high < -margin { return "falls" }

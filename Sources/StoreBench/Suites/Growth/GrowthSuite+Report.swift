@@ -14,7 +14,8 @@ extension ResultsView {
         md += "of an indexed attribute, and the process's resident memory above what it held when the store opened. **Slope**: the least-squares slope of log(time) "
         md += "against log(record count) in each round, the median over the rounds with its interval: 0 is flat, 1 grows in proportion "
         md += "to the count, and a cost that grows like log N shows a small positive slope. A cost is called flat when the whole interval "
-        md += "lies within ±0.1, growing when it lies above.\n\n"
+        md += "lies within ±0.1, growing when it lies above; an interval below 90% confidence (fewer than 5 rounds) decides nothing, "
+        md += "so the cell stays undecided.\n\n"
         for size in sizes { md += growthTable(size) }
         return md
     }

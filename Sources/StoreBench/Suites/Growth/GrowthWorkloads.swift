@@ -52,7 +52,7 @@ enum GrowthWorkloads {
     static func sweep(_ size: Int) -> Workload {
         .define(name(size), .growth,
                 "Grow a store of \(size)-byte records through four record counts (up to the scale's growth limits), \(chunk) inserts per write transaction; at each count time \(reads) random reads by key, \(pages) pages of the 20 largest of an indexed attribute, and the resident memory per record; time per operation is a read at the largest count",
-                dataset: .empty, mutatesStore: true, maxRounds: 3, largestScaleOnly: true, inQuickProfile: false,
+                dataset: .empty, mutatesStore: true, largestScaleOnly: true, inQuickProfile: false,
                 setup: { ctx in try start(ctx, size) },
                 body: { _, s, timer in try grow(s, timer) },
                 teardown: { s in
