@@ -126,12 +126,7 @@ enum ConcurrencyWorkloads {
     }
 
     /// Reads post `k` in its own read transaction and touches every field.
-    static func readPost(_ repo: any Repository, _ k: Int64) throws -> Int {
-        try repo.read { tx in
-            guard let r = try tx.fetch("Post", id: .int64(k)) else { throw BenchError("post \(k) is missing") }
-            return Touch.row(r)
-        }
-    }
+    static func readPost(_ repo: any Repository, _ k: Int64) throws -> Int { try repo.readByKey("Post", k) }
 
     /// Changes two attributes of post `k` in its own write transaction.
     static func updatePost(_ repo: any Repository, _ k: Int64, _ n: Int) throws {

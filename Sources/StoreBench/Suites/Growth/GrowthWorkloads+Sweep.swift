@@ -16,9 +16,9 @@ extension GrowthWorkloads {
             let keys = (0..<reads).map { _ in Int64(rng.below(n)) + 1 }
             let start = MonotonicClock.now()
             if i == s.points.count - 1 {
-                try timer.unit(operations: keys.count) { for k in keys { sink &+= try read(s.repo, k) } }
+                try timer.unit(operations: keys.count) { for k in keys { sink &+= try s.repo.readByKey("Item", k) } }
             } else {
-                for k in keys { sink &+= try read(s.repo, k) }
+                for k in keys { sink &+= try s.repo.readByKey("Item", k) }
             }
             timer.report(F.read(i), Double(MonotonicClock.now() &- start) / Double(keys.count))
             let pageStart = MonotonicClock.now()
@@ -58,12 +58,5 @@ extension GrowthWorkloads {
             }
         }
         return out
-    }
-
-    static func read(_ repo: any Repository, _ id: Int64) throws -> Int {
-        try repo.read { tx in
-            guard let r = try tx.fetch("Item", id: .int64(id)) else { throw BenchError("growth: item \(id) is missing") }
-            return Touch.row(r)
-        }
     }
 }
