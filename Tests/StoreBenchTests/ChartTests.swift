@@ -156,20 +156,42 @@ import Testing
         #expect(!query.svg.texts.contains { $0.content.contains("cut") })
     }
 
-    @Test func intervalsAreWhiskers() {
-        let charts = Self.charts(Self.results())
+    /// Each chart's series has a whisker exactly where the table under it shows a range (the
+    /// fastest backend's ratio to itself has none; an interval too wide to say anything neither).
+    static func expectWhiskersMatchTables(_ charts: [Chart]) {
         for c in charts {
             for s in c.svg.series {
-                // The table's row of the backend shows a range where the chart has an interval to draw
-                // (the fastest backend's ratio to itself has none).
                 let row = c.after.split(separator: "\n").first { $0.contains("| \(s) |") } ?? ""
                 let ranged = row.contains(/\(\d[\d.]*–\d[\d.]*\)/)
                 #expect(((c.svg.whiskers[s] ?? 0) > 0) == ranged, "\(c.file) \(s): \(row)")
             }
         }
+    }
+
+    @Test func intervalsAreWhiskers() {
+        let charts = Self.charts(Self.results())
+        Self.expectWhiskersMatchTables(charts)
         #expect(charts.contains { c in c.svg.whiskers.values.reduce(0, +) >= 4 }, "whiskers drawn")
         let memory = charts.first { $0.file == "memory-per-record.svg" }!
         #expect(memory.svg.whiskers.isEmpty, "one measurement: no interval")
+    }
+
+    /// Two rounds that disagree 40-fold give ratio intervals spanning many decades (1 degree of
+    /// freedom); the report still renders, and shows such an interval neither in a table nor as a whisker.
+    @Test func intervalsTooWideToSayAnythingAreNotDrawn() {
+        var results = Self.results()
+        results.cells = results.cells.map { c in
+            var c = c
+            let ns = c.typicalNanos ?? 1_000
+            let rounds = c.target.name == "lmdb" ? [ns, ns * 40] : [ns, ns * 1.01]
+            c.setTiming(rounds.map { $0 * 1_000 / 1e9 }, rounds: rounds)
+            return c
+        }
+        results.rounds = 2
+        let charts = Self.charts(results)
+        #expect(!charts.isEmpty)
+        #expect(charts.contains { $0.after.contains("(no interval)") }, "a wild interval is named as none")
+        Self.expectWhiskersMatchTables(charts)
     }
 
     @Test func ratioAxesAreLogarithmicWithReadableTicks() {
@@ -185,6 +207,8 @@ import Testing
         #expect(huge.labels.first == "0.5×" || huge.labels.first == "1×")
         #expect(zip(huge.ticks, huge.ticks.dropFirst()).allSatisfy { (huge.fraction($1) - huge.fraction($0)) * 300 >= 16 })
         #expect(huge.labels.contains("1,000×"))
+        let absurd = ChartScale.ratio(spanning: [1, 3e21])
+        #expect(absurd.high >= 3e21 && absurd.labels.last == "5e+21×", "any finite ratio gets a label")
         let linear = ChartScale.linear(spanning: [33, 523, 636])
         #expect(linear.ticks == [0, 100, 200, 300, 400, 500, 600, 700] || linear.ticks == [0, 200, 400, 600, 800])
         #expect(linear.low == 0 && linear.high >= 636)

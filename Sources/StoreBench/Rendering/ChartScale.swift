@@ -55,9 +55,10 @@ struct ChartScale: Equatable {
         return (first...last).flatMap { k in mantissas.map { k >= 0 ? $0 * pow(10, Double(k)) : $0 / pow(10, Double(-k)) } }
     }
 
-    /// `1×`, `1.5×`, `0.7×`, `20×`, `1,000×`.
+    /// `1×`, `1.5×`, `0.7×`, `20×`, `1,000×`; from 10⁹×, `2e+09×`.
     static func ratioLabel(_ r: Double) -> String {
-        r >= 1_000 ? Format.count(Int(r.rounded())) + "×" : compact(r) + "×"
+        if r >= 1e9 { return String(format: "%.0e×", r) }
+        return r >= 1_000 ? Format.count(r) + "×" : compact(r) + "×"
     }
 
     /// A linear axis from 0 to a round top above every value, at most six steps of 1, 2, 2.5

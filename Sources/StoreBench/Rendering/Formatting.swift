@@ -45,6 +45,13 @@ public enum Format {
         return String(format: "%.1f%%", p * 100)
     }
 
+    /// A whole number with thousands separators, `1,204`; beyond what an `Int` holds, `3.1e+21`.
+    public static func count(_ x: Double) -> String {
+        guard x.isFinite else { return "–" }
+        guard abs(x) < 1e18 else { return String(format: "%.2g", x) }
+        return count(Int(x.rounded()))
+    }
+
     public static func count(_ n: Int) -> String {
         let s = String(n)
         var out = ""
@@ -64,11 +71,15 @@ public enum Format {
 }
 
 extension Format {
+    /// The ratios a report shows, as values, interval ends and axis ends: an interval reaching
+    /// beyond them (a few rounds' t-interval can span 10²⁰×) says nothing and is not shown.
+    public static let shownRatios = 1e-6...1e6
+
     /// A ratio with its interval: `1.23× (1.10–1.40)`.
     public static func ratio(_ e: Estimate?) -> String {
         guard let e else { return "–" }
         guard e.high > e.low else { return ratio(e.value) }
-        guard e.high.isFinite, e.low > 0, e.high < 1e6, e.low > 1e-6 else { return "\(ratio(e.value)) (no interval)" }
+        guard shownRatios.contains(e.low), shownRatios.contains(e.high) else { return "\(ratio(e.value)) (no interval)" }
         return "\(ratio(e.value)) (\(bare(e.low))–\(bare(e.high)))"
     }
 
@@ -83,7 +94,7 @@ extension Format {
     public static func perOperation(_ x: Double?) -> String {
         guard let x, x.isFinite else { return "–" }
         switch abs(x) {
-        case 1_000...: return count(Int(x.rounded()))
+        case 1_000...: return count(x)
         case 10...: return String(format: "%.1f", x)
         default: return String(format: "%.2f", x)
         }

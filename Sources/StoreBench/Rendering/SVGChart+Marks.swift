@@ -19,7 +19,7 @@ extension SVGChart {
             let x = layout.x(p.x, axis: xAxis), top = layout.y(p.value)
             parts.append(SVG.rect(x: x - barWidth / 2, y: top, width: barWidth, height: max(layout.plotBottom - top, 0),
                                   fill: s.style.color.hex))
-            if let interval = p.interval {
+            if let interval = shownInterval(p) {
                 parts += whisker(x: x, low: layout.y(interval.low), high: layout.y(interval.high), cap: 7, stroke: ChartPalette.ink, halo: true)
             }
             parts.append(s.style.marker.svg(x: x, y: top, fill: s.style.color.hex))
@@ -33,7 +33,7 @@ extension SVGChart {
         var parts: [String] = []
         if points.count > 1 { parts.append(SVG.polyline(points.map { ($0.x, $0.y) }, stroke: s.style.color.hex)) }
         for q in points {
-            guard let interval = q.p.interval else { continue }
+            guard let interval = shownInterval(q.p) else { continue }
             parts += whisker(x: q.x, low: layout.y(interval.low), high: layout.y(interval.high), cap: 4, stroke: s.style.color.hex)
         }
         parts += points.map { s.style.marker.svg(x: $0.x, y: $0.y, fill: s.style.color.hex) }

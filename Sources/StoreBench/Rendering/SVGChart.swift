@@ -80,11 +80,19 @@ struct SVGChart {
     /// The value axis fitted to every value and interval end of the series.
     var scale: ChartScale {
         let points = series.flatMap(\.points)
-        let values = points.map(\.value) + points.compactMap(\.interval).flatMap { [$0.low, $0.high] }
+        let values = points.map(\.value) + points.compactMap(shownInterval).flatMap { [$0.low, $0.high] }
         switch valueAxis {
         case .ratio: return ChartScale.ratio(spanning: values)
         case .linear(let label): return ChartScale.linear(spanning: values, label: label)
         }
+    }
+
+    /// `p`'s interval when the chart draws it: on a ratio axis, only one within `Format.shownRatios`
+    /// (as the tables show it).
+    func shownInterval(_ p: Point) -> (low: Double, high: Double)? {
+        guard let i = p.interval else { return nil }
+        if case .ratio = valueAxis, !(Format.shownRatios.contains(i.low) && Format.shownRatios.contains(i.high)) { return nil }
+        return i
     }
 
     /// The SVG document.

@@ -163,7 +163,7 @@ extension ResultsView {
                 let cells = ConcurrencyWorkloads.observerCounts.map { results.cell(b, name($0), mainScale) }
                 guard cells.contains(where: { $0?.isOK == true }) else { continue }
                 any = true
-                let shownSize = cells.compactMap { $0?.figure(ConcurrencySuite.Figures.results) }.first.map { Format.count(Int($0)) } ?? Format.count(size)
+                let shownSize = cells.compactMap { $0?.figure(ConcurrencySuite.Figures.results) }.first.map { Format.count($0) } ?? Format.count(size)
                 md += "| \(b) | \(shownSize) | " + cells.map { Format.nanos($0?.isOK == true ? $0?.nanosPerOperation : nil) }.joined(separator: " | ") + " | "
                 let (p50, p99) = (ConcurrencySuite.Figures.notifyP50, ConcurrencySuite.Figures.notifyP99)
                 md += [(1, p50), (1, p99), (10, p50), (10, p99)]

@@ -25,7 +25,7 @@ extension ResultsView {
         let w = GrowthWorkloads.name(size)
         let cells = backends.compactMap { b in okCell(b, w).map { (b, $0) } }
         guard let first = cells.first?.1 else { return "" }
-        let counts = F.points.map { first.figure(F.records($0)).map { Format.count(Int($0)) } ?? "?" }
+        let counts = F.points.map { first.figure(F.records($0)).map { Format.count($0) } ?? "?" }
         var md = "### \(Format.bytes(Double(size))) records (`\(w)`)\n\n" + growthChart(w, size, cells)
         md += "| backend | " + counts.map { "read at \($0)" }.joined(separator: " | ")
         md += " | read slope | insert slope | page slope | memory slope | memory per record at \(counts.last!) |\n"
@@ -60,7 +60,7 @@ extension ResultsView {
                              subtitle: "Workload \(w): time per read at each record count ÷ the time at the smallest, medians over the rounds; "
                                  + "both axes logarithmic, so a power law is a straight line of its slope.",
                              yTitle: "Time per read ÷ the time at the smallest store (log scale; lower is better)", xTitle: "Records in the store",
-                             xAxis: .logarithmic(first.points.map { ($0.x, [Format.count(Int($0.x))]) }), valueAxis: .ratio)
+                             xAxis: .logarithmic(first.points.map { ($0.x, [Format.count($0.x)]) }), valueAxis: .ratio)
         chart.series = series
         return self.chart(chart, file: "growth-read-\(w)")
     }

@@ -20,7 +20,7 @@ extension ResultsView {
             guard let first = shown.first else { continue }
             typealias F = YCSBSuite.Figures
             let present = kinds.filter { k in shown.contains { $0.0.figure(F.count(k)) != nil } }
-            md += "### `\(w.name)`\n\n\(w.summary). \(first.0.figure(F.records).map { "\(Format.count(Int($0))) records, " } ?? "")"
+            md += "### `\(w.name)`\n\n\(w.summary). \(first.0.figure(F.records).map { "\(Format.count($0)) records, " } ?? "")"
             let threads = first.0.figure(F.threads).map { Int($0) } ?? 1
             md += "\(Format.count(first.0.operations ?? 0)) operations, \(threads) thread\(threads == 1 ? "" : "s").\n\n"
             md += Self.withoutEffect(first.0.parameter(YCSBSuite.Parameters.withoutEffect))
@@ -49,8 +49,8 @@ extension ResultsView {
     }
 
     private static func plain(_ x: Double?) -> String {
-        guard let x, x.isFinite else { return "–" }
-        return Int(x.rounded()).formatted()
+        guard let x else { return "–" }
+        return Format.count(x)
     }
 
     private static func micros(_ ns: Double?) -> String {
