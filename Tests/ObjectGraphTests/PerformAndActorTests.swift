@@ -29,7 +29,7 @@ actor PostImporter: GraphActor {
     func onQueue() -> Bool { graphExecutor.queue.isCurrent }
 }
 
-@Suite("ObjectGraph perform and GraphActor")
+@Suite("ObjectGraph perform and GraphActor", .onOwnThreads)
 struct PerformAndActorTests {
     @Test(arguments: graphEngines)
     func performRunsOnTheQueueReturnsAndRethrows(_ engine: String) async throws {

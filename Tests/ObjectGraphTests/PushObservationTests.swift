@@ -6,7 +6,7 @@ import Testing
 
 /// Queue-bound contexts: saves of other contexts and of `ObjectGraph.write` reach their
 /// observers on their queue without any merge call.
-@Suite("ObjectGraph push observation")
+@Suite("ObjectGraph push observation", .onOwnThreads)
 struct PushObservationTests {
     static let tags = Query("Tag", sort: [.asc("name")])
 
@@ -75,7 +75,7 @@ struct PushObservationTests {
         let eachBox = Mailbox<Delivery>(), mergedBox = Mailbox<Delivery>()
         let tokens = [try Self.observe(each, Self.tags, into: eachBox), try Self.observe(merged, Self.tags, into: mergedBox)]
         let gate = QueueGate(try #require(merged.contextQueue))
-        await gate.close()
+        try await gate.close()
         for (n, name) in ["b", "d", "f"].enumerated() {
             try f.graph.write { try $0.insert(try f.graph.schema.entity("Tag").record(["name": .string(name)])) }
             try #require(await eachBox.arrived(n + 2))

@@ -5,6 +5,7 @@ import SQLiteStore
 import StoreConformance
 import StoreCore
 import Synchronization
+import Testing
 
 /// The engines the push, sectioned and lazy results tests run on.
 let graphEngines = ["sqlite", "lmdb"]
@@ -85,10 +86,10 @@ actor QueueGate {
     nonisolated var unownedExecutor: UnownedSerialExecutor { queue.asUnownedSerialExecutor() }
 
     /// Blocks the queue; returns once the queue is held.
-    nonisolated func close() async {
+    nonisolated func close() async throws {
         let held = Mailbox<Bool>()
-        Task { await self.hold(held) }
-        _ = await held.arrived(1)
+        Task(executorPreference: OwnThreads.shared) { await self.hold(held) }
+        try #require(await held.arrived(1), "the context's queue was not held within the deadline")
     }
 
     nonisolated func open() { gate.signal() }

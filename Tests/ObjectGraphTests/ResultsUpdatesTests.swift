@@ -5,7 +5,7 @@ import StoreCore
 import Testing
 
 /// `updates(for:)` and `updates(of:)`: Sendable updates as an AsyncSequence.
-@Suite("ObjectGraph updates as AsyncSequence")
+@Suite("ObjectGraph updates as AsyncSequence", .onOwnThreads)
 struct ResultsUpdatesTests {
     @Test(arguments: graphEngines)
     func resultsUpdatesArriveAndEndWhenTheTaskIsCancelled(_ engine: String) async throws {
@@ -13,7 +13,7 @@ struct ResultsUpdatesTests {
         let viewer = f.graph.newBackgroundContext()
         let updates = try viewer.performAndWait { try $0.updates(for: Query("Tag", sort: [.asc("name")])) }
         let box = Mailbox<ResultsUpdate>()
-        let reader = Task {
+        let reader = Task(executorPreference: OwnThreads.shared) {
             for try await u in updates { box.put(u) }
             return box.count
         }
@@ -37,7 +37,7 @@ struct ResultsUpdatesTests {
         let viewer = f.graph.newBackgroundContext()
         let updates = try viewer.performAndWait { c in try c.updates(of: try #require(try c.object("User", id: 3))) }
         let box = Mailbox<ObjectChange>()
-        let reader = Task {
+        let reader = Task(executorPreference: OwnThreads.shared) {
             for await change in updates { box.put(change) }
         }
         try f.graph.write { try $0.update("User", id: 3, set: ["score": 2.5]) }

@@ -6,7 +6,7 @@ import Testing
 
 /// `FetchedResultsController`: sections by an attribute, and per-section change sets pushed
 /// to a queue-bound context after writes elsewhere.
-@Suite("ObjectGraph sectioned results")
+@Suite("ObjectGraph sectioned results", .onOwnThreads)
 struct SectionedResultsTests {
     /// A delivery without objects: each section's name and primary keys, and the change.
     struct Outline: Sendable, Equatable {
@@ -82,7 +82,7 @@ struct SectionedResultsTests {
             try FetchedResultsController(c, query: Query("User", sort: [.asc("username")]), sectionKey: "displayName").updates()
         }
         let box = Mailbox<SectionedUpdate>()
-        let reader = Task { for try await u in updates { box.put(u) } }
+        let reader = Task(executorPreference: OwnThreads.shared) { for try await u in updates { box.put(u) } }
         try #require(await box.arrived(1))
         #expect(box.all[0].sections.map(\.name) == ["A", "C"] && box.all[0].change == nil)
         try f.graph.write { try $0.insert(try f.user(2, "ben", group: "B")) }
