@@ -72,6 +72,25 @@ final class LMDBCursor {
         return true
     }
 
+    /// Replaces the value at the cursor (`MDB_CURRENT`; `key` must be the current key, copied
+    /// out of the map); the cursor stays on the entry, so a walk that rewrites goes on with
+    /// `MDB_NEXT`. Not for dupsort databases.
+    func replaceCurrent(key k: [UInt8], with v: [UInt8]) throws {
+        try put(k, v, flags: MDB_CURRENT)
+    }
+
+    /// Writes `key`/`value` through the cursor (`mdb_cursor_put` with `flags`), leaving it there.
+    func put(_ k: [UInt8], _ v: [UInt8], flags: Int32 = 0) throws {
+        let rc = k.withUnsafeBytes { kb in
+            v.withUnsafeBytes { vb -> Int32 in
+                var kv = MDB_val(mv_size: kb.count, mv_data: UnsafeMutableRawPointer(mutating: kb.baseAddress))
+                var vv = MDB_val(mv_size: vb.count, mv_data: UnsafeMutableRawPointer(mutating: vb.baseAddress))
+                return mdb_cursor_put(handle, &kv, &vv, UInt32(flags))
+            }
+        }
+        try LMDBError.check(rc, "cannot write", key: KeyEncoding.describe(k))
+    }
+
     /// The number of duplicates at the current key of a dupsort database (`mdb_cursor_count`).
     func duplicates() throws -> Int {
         var n = 0

@@ -252,8 +252,14 @@ struct LMDBLayout: Sendable {
 
     /// The index key of a record's values: its components encoded, cut at `indexKeyLimit`.
     static func indexKey(_ index: Index, _ values: [Value]) -> [UInt8] {
+        indexKey(index) { values[$0] }
+    }
+
+    /// The index key of the record whose value at each ordinal `value` gives.
+    @inline(__always)
+    static func indexKey(_ index: Index, _ value: (Int) -> Value) -> [UInt8] {
         var k: [UInt8] = []
-        for o in index.ordinals { KeyEncoding.append(values[o], to: &k) }
+        for o in index.ordinals { KeyEncoding.append(value(o), to: &k) }
         if k.count > indexKeyLimit { k.removeLast(k.count - indexKeyLimit) }
         return k
     }

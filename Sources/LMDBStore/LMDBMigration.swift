@@ -7,11 +7,11 @@ import StoreCore
 /// leave the last committed version.
 ///
 /// An entity whose records change (attributes added, removed, renamed, widened, made
-/// required or optional; a transform) has every record rewritten, under its own key in its own
-/// database (or into a new one when the entity is renamed), stamped with the new version, and
-/// all its index databases rebuilt from the new records. An entity whose records stay as they
-/// are keeps them byte for byte, with their old version stamp (`LMDBLayout.recordVersions`),
-/// and keeps the indexes that did not change; only new indexes are built, from a scan.
+/// required or optional; a transform) has every record rewritten in place under its own key
+/// (or into a new database when the entity is renamed), stamped with the new version. An
+/// entity whose records stay as they are keeps them byte for byte, with their old version
+/// stamp (`LMDBLayout.recordVersions`). Either way, an index over attributes whose values stay
+/// is kept as it is; the others are built from the records.
 /// Unique indexes are checked as they fill. Relationship databases stay, move with a renamed
 /// entity, or go with a removed relationship. Internal helper of LMDBStore.
 struct LMDBMigration {
@@ -27,7 +27,7 @@ struct LMDBMigration {
         let old = try LMDBLayout.handles(txn, schema: stage.source, create: false, path: path, recordVersions: oldVersions)
         let keepsRecords = stage.entities.map { $0.source != nil && !$0.rewritesRecords }
         let newVersions = stage.entities.map { s in keepsRecords[s.entity.index] ? oldVersions[s.source!.index] : stage.destination.version }
-        let keptIndexes = keptIndexNames(keepsRecords)
+        let keptIndexes = keptIndexNames()
         try dropUnused(old, keptIndexes: keptIndexes)
         try dropUnusedOrders(old)
         let moved = try moveAsideReusedNames(old)
@@ -46,16 +46,27 @@ struct LMDBMigration {
                                            dropping: stage.source.entities.map(\.name).filter { !names.contains($0) })
     }
 
-    /// The index databases that stay: their entity keeps its records and its name, and the
-    /// index is the same.
-    private func keptIndexNames(_ keepsRecords: [Bool]) -> Set<String> {
+    /// The index databases that stay: their entity keeps its name and its primary keys, the
+    /// index is the same, and each of its attributes keeps its values (and whether it may be
+    /// null) — also when the records around them are rewritten: an entry holds only those
+    /// values and the primary key, so it stays right.
+    private func keptIndexNames() -> Set<String> {
         var kept = Set<String>()
-        for s in stage.entities where keepsRecords[s.entity.index] && s.source!.name == s.entity.name {
-            for i in s.entity.indexes where s.source!.indexes.contains(i) && i.attributes.allSatisfy(s.keepsValues(of:)) {
+        for s in stage.entities {
+            guard let source = s.source, source.name == s.entity.name else { continue }
+            for i in s.entity.indexes where source.indexes.contains(i) && i.attributes.allSatisfy({ s.keepsValues(of: $0) && keepsOptionality(s, $0) }) {
                 kept.insert(LMDBLayout.indexName(s.entity, i))
             }
         }
         return kept
+    }
+
+    /// Whether the attribute named `name` is optional in the source exactly when it is in the
+    /// destination (a value made required may be filled in by the rewrite).
+    private func keepsOptionality(_ s: MigrationStage.EntityStep, _ name: String) -> Bool {
+        guard let a = s.entity.attributes.first(where: { $0.name == name }),
+              let b = s.source?.attributes.first(where: { $0.name == name }) else { return false }
+        return a.isOptional == b.isOptional
     }
 
     /// Drops the index databases that do not stay, the removed entities' databases and the
@@ -113,24 +124,26 @@ struct LMDBMigration {
         for s in stage.entities {
             guard let source = s.source else { continue }
             let from = oldPrimary[source.index], to = new.primary[s.entity.index]
+            let missing = new.indexes[s.entity.index].filter { !keptIndexes.contains($0.name) }
             if keepsRecords[s.entity.index] {
                 if from != to {
                     try copy(from, into: to)
                     try drop(from)
                 }
-                let missing = new.indexes[s.entity.index].filter { !keptIndexes.contains($0.name) }
                 try index(s.entity, in: to, into: missing, tx)
             } else {
-                try rewrite(s, from: from, version: oldVersions[source.index], to: to, tx)
+                try rewrite(s, from: from, version: oldVersions[source.index], to: to, missing: missing, tx)
             }
         }
     }
 
-    /// Every record of `s.source` in its new form, with its index entries.
-    private func rewrite(_ s: MigrationStage.EntityStep, from: MDB_dbi, version: Int, to: MDB_dbi, _ tx: LMDBTransaction) throws {
+    /// Every record of `s.source` in its new form, with the entries of the indexes in `missing`.
+    private func rewrite(_ s: MigrationStage.EntityStep, from: MDB_dbi, version: Int, to: MDB_dbi,
+                         missing: [LMDBLayout.Index], _ tx: LMDBTransaction) throws {
         let source = s.source!, e = s.entity
         let total = try txn.entries(from)
         var done = 0, buffer: [UInt8] = []
+        let fill = LMDBIndexFill(txn, indexes: missing)
         stage.report(progress, e.name, done: 0, total: total)
         let c = try LMDBCursor(txn, from)
         var more = try c.move(MDB_FIRST)
@@ -139,17 +152,17 @@ struct LMDBMigration {
             let record = try stage.migrate(try RecordCodec.decode(c.valueBytes, entity: source, schemaVersion: version), s)
             try RecordCodec.encode(record.values, of: record.entity, schemaVersion: stage.destination.version, into: &buffer)
             if from == to {
-                // A put under the cursor may move pages: the cursor is placed on the key again.
-                try txn.put(to, key, buffer)
-                guard try c.seek(key, exact: true) else { throw StoreError(.corrupted, "\(path): record \(KeyEncoding.describe(key)) vanished while migrating") }
+                try c.replaceCurrent(key: key, with: buffer)
             } else {
                 try txn.put(to, key, buffer, flags: MDB_APPEND)
             }
-            try addIndexEntries(e, record, key, nil, tx)
+            try fill.add(primary: key) { record.values[$0] }
+            if !fill.unique.isEmpty { try addIndexEntries(e, record, key, fill.unique, tx) }
             done += 1
             if done % 4096 == 0 { stage.report(progress, e.name, done: done, total: total) }
             more = try c.move(MDB_NEXT)
         }
+        try fill.flush()
         if from != to { try drop(from) }
         stage.report(progress, e.name, done: total, total: total)
     }
@@ -158,9 +171,14 @@ struct LMDBMigration {
     private func index(_ e: Entity, in primary: MDB_dbi, into indexes: [LMDBLayout.Index], _ tx: LMDBTransaction) throws {
         let total = try txn.entries(primary)
         if !indexes.isEmpty {
+            let fill = LMDBIndexFill(txn, indexes: indexes), row = tx.rowView(e)
             try LMDBCursor(txn, primary).forEachEntry { k, v in
-                try addIndexEntries(e, try tx.decode(e, v), Array(k), indexes, tx)
+                let key = Array(k)
+                try row.point(at: v)
+                try fill.add(primary: key) { row[$0] }
+                if !fill.unique.isEmpty { try addIndexEntries(e, row.record(), key, fill.unique, tx) }
             }
+            try fill.flush()
         }
         stage.report(progress, e.name, done: total, total: total)
     }
