@@ -2,7 +2,7 @@ import StoreBenchKit
 
 /// A named set of run settings: which scales, how many repetitions, how long a cell may take.
 public enum Profile: String, CaseIterable, Codable, Sendable {
-    /// `make bench`: the quick scale, 5 rounds; meant to stay under 5 minutes on 2 cores (347 s measured).
+    /// `make bench`: the quick scale, 5 rounds; under 5 minutes on 2 cores (254 s and 271 s measured).
     case quick
     /// The reference report: quick and standard scales, 5 rounds of 1 repetition; within 30 minutes on 2 cores.
     case standard
