@@ -72,14 +72,9 @@ final class LMDBCursor {
         return true
     }
 
-    /// Replaces the value at the cursor (`MDB_CURRENT`; `key` must be the current key, copied
-    /// out of the map); the cursor stays on the entry, so a walk that rewrites goes on with
-    /// `MDB_NEXT`. Not for dupsort databases.
-    func replaceCurrent(key k: [UInt8], with v: [UInt8]) throws {
-        try put(k, v, flags: MDB_CURRENT)
-    }
-
-    /// Writes `key`/`value` through the cursor (`mdb_cursor_put` with `flags`), leaving it there.
+    /// Writes `key`/`value` through the cursor (`mdb_cursor_put` with `flags`), leaving it there:
+    /// with `MDB_CURRENT` (`key` the current key, copied out of the map) it replaces the value
+    /// under the cursor, and a walk that rewrites goes on with `MDB_NEXT`.
     func put(_ k: [UInt8], _ v: [UInt8], flags: Int32 = 0) throws {
         let rc = k.withUnsafeBytes { kb in
             v.withUnsafeBytes { vb -> Int32 in

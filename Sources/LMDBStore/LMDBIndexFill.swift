@@ -13,21 +13,25 @@ final class LMDBIndexFill {
     private let txn: LMDBTxn
     private let gathered: [LMDBLayout.Index]
     let unique: [LMDBLayout.Index]
-    private var entries: [(key: [UInt8], primary: [UInt8])] = []
+    /// Per gathered index, its entries not yet written.
+    private var entries: [[(key: [UInt8], primary: [UInt8])]]
+    private var held = 0
     private var wroteBefore = false
 
     init(_ txn: LMDBTxn, indexes: [LMDBLayout.Index]) {
         self.txn = txn
         unique = indexes.filter(\.description.isUnique)
         gathered = indexes.filter { !$0.description.isUnique }
+        entries = Array(repeating: [], count: gathered.count)
     }
 
     /// Gathers the entries, in the non-unique indexes, of the record stored under `primary`
     /// whose value at each ordinal `value` gives (the unique ones are the caller's to write).
     func add(primary: [UInt8], _ value: (Int) -> Value) throws {
         guard !gathered.isEmpty else { return }
-        for index in gathered { entries.append((LMDBLayout.indexKey(index, value), primary)) }
-        if entries.count >= Self.batchLimit { try flush() }
+        for (n, index) in gathered.enumerated() { entries[n].append((LMDBLayout.indexKey(index, value), primary)) }
+        held += gathered.count
+        if held >= Self.batchLimit { try flush() }
     }
 
     /// LMDB's default order of keys, and of duplicates: bytes compared as unsigned, then the
@@ -40,17 +44,17 @@ final class LMDBIndexFill {
 
     /// Writes the gathered entries, index by index, in key order.
     func flush() throws {
-        guard !entries.isEmpty else { return }
+        guard held > 0 else { return }
         for (n, index) in gathered.enumerated() {
-            var mine = stride(from: n, to: entries.count, by: gathered.count).map { entries[$0] }
-            mine.sort { a, b in
+            entries[n].sort { a, b in
                 let c = Self.compare(a.key, b.key)
                 return c != 0 ? c < 0 : Self.compare(a.primary, b.primary) < 0
             }
             let c = try LMDBCursor(txn, index.dbi)
-            for e in mine { try c.put(e.key, e.primary, flags: wroteBefore ? 0 : MDB_APPENDDUP) }
+            for e in entries[n] { try c.put(e.key, e.primary, flags: wroteBefore ? 0 : MDB_APPENDDUP) }
+            entries[n].removeAll(keepingCapacity: true)
         }
-        entries.removeAll(keepingCapacity: true)
+        held = 0
         wroteBefore = true
     }
 }

@@ -152,7 +152,7 @@ struct LMDBMigration {
             let record = try stage.migrate(try RecordCodec.decode(c.valueBytes, entity: source, schemaVersion: version), s)
             try RecordCodec.encode(record.values, of: record.entity, schemaVersion: stage.destination.version, into: &buffer)
             if from == to {
-                try c.replaceCurrent(key: key, with: buffer)
+                try c.put(key, buffer, flags: MDB_CURRENT)
             } else {
                 try txn.put(to, key, buffer, flags: MDB_APPEND)
             }

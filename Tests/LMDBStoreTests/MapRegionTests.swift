@@ -18,9 +18,8 @@ struct MapRegionTests {
         try #require(p != MAP_FAILED)
         var st = stat()
         try #require(fstat(fd, &st) == 0)
-        let dev = UInt64(st.st_dev)
-        return (UInt64(st.st_ino), ((dev >> 8) & 0xFFF) | ((dev >> 32) & ~UInt64(0xFFF)), (dev & 0xFF) | ((dev >> 12) & ~UInt64(0xFF)),
-                UInt(bitPattern: p), length)
+        let (major, minor) = MapRegion.deviceNumbers(UInt64(st.st_dev))
+        return (UInt64(st.st_ino), major, minor, UInt(bitPattern: p), length)
     }
 
     @Test func bothWaysFindTheMappingAndAgree() throws {
