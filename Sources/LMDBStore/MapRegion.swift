@@ -29,7 +29,8 @@ struct MapRegion: Sendable {
     /// The mapping of the file `inode` on the device `major:minor` from offset 0, read from the
     /// text of `/proc/self/maps` ("start-end perms offset dev inode path"), or `unknown`.
     static func fromMapsText(inode: UInt64, major: UInt64, minor: UInt64) -> MapRegion {
-        guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return .unknown }
+        guard let bytes = readAll("/proc/self/maps") else { return .unknown }
+        let maps = String(decoding: bytes, as: UTF8.self)
         let device = String(format: "%02llx:%02llx", major, minor)   // as /proc prints it
         for line in maps.split(separator: "\n") {
             let f = line.split(separator: " ", omittingEmptySubsequences: true)
@@ -47,5 +48,20 @@ struct MapRegion: Sendable {
         var st = stat()
         guard mdb_env_get_fd(env, &fd) == 0, fd >= 0, fstat(fd, &st) == 0 else { return nil }
         return st
+    }
+
+    /// A whole file read with `read(2)` until its end: Foundation's `String(contentsOfFile:)`
+    /// came back without the mapping under the full test suite (a /proc file has no size).
+    static func readAll(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var out: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 { if errno == EINTR { continue } else { return nil } }
+            if n == 0 { return out }
+            out += chunk[..<n]
+        }
     }
 }
