@@ -177,7 +177,7 @@ let package = Package(
         .executableTarget(name: "storebench-fuzz", dependencies: ["StoreFuzzing"], path: "Sources/storebench-fuzz"),
 
         .testTarget(name: "StoreCoreTests", dependencies: ["StoreCore", "StoreConformance"]),
-        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "StoreConformance", "CSQLite"], plugins: [.plugin(name: "ConformanceKitTests")]),
+        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "StoreSQL", "StoreConformance", "CSQLite"], plugins: [.plugin(name: "ConformanceKitTests")]),
         .testTarget(name: "LMDBStoreTests", dependencies: ["LMDBStore", "StoreConformance", "CLMDB"],
                     exclude: ["Fixtures"],   // store files the tests copy out (a format-2 store)
                     plugins: [.plugin(name: "ConformanceKitTests")]),

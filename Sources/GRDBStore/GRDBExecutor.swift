@@ -39,14 +39,15 @@ final class GRDBExecutor: SQLExecutor {
         sqlite3_stmt_busy(s.sqliteStatement) != 0
     }
 
-    /// Runs `body` on the statement for `sql` with `values` bound. The compiled SQL always has
+    /// Runs `body` on the statement for `sql` with `values` (and `extra` after them) bound. The compiled SQL always has
     /// exactly one value per placeholder, so GRDB's argument check is skipped
     /// (`setUncheckedArguments`, as GRDB's own performance suite binds). A statement that failed
     /// cannot be reset (GRDB drops it from its cache), so a throw also drops it from `last`.
     @inline(__always)
-    private func bound<T>(_ sql: SQLStatement, _ values: [Value], _ body: (Statement) throws -> T) throws -> T {
+    private func bound<T>(_ sql: SQLStatement, _ values: [Value], then extra: Value? = nil,
+                          _ body: (Statement) throws -> T) throws -> T {
         let s = try statement(sql)
-        s.setUncheckedArguments(Self.arguments(values))
+        s.setUncheckedArguments(Self.arguments(values, then: extra))
         GRDBText.rebindStringsWithNUL(values, on: s.sqliteStatement)
         do {
             return try GRDBErrors.mapped { try body(s) }
@@ -65,9 +66,11 @@ final class GRDBExecutor: SQLExecutor {
     /// (about 11k more). A literal has a fixed length, so there is one per length up to 12
     /// (every fixed statement of the benchmark's schema); longer lists (wide records, queries
     /// with many terms) use the documented array of `(any DatabaseValueConvertible)?`.
-    static func arguments(_ values: [Value]) -> StatementArguments {
-        func v(_ i: Int) -> (any DatabaseValueConvertible)? { values[i].databaseConvertible }
-        switch values.count {
+    /// `last`, when given, is one more argument after `values` (a row's checksum).
+    static func arguments(_ values: [Value], then last: Value? = nil) -> StatementArguments {
+        func v(_ i: Int) -> (any DatabaseValueConvertible)? { i < values.count ? values[i].databaseConvertible : last?.databaseConvertible }
+        let count = values.count + (last == nil ? 0 : 1)
+        switch count {
         case 0: return StatementArguments()
         case 1: return [v(0)]
         case 2: return [v(0), v(1)]
@@ -83,8 +86,8 @@ final class GRDBExecutor: SQLExecutor {
         case 12: return [v(0), v(1), v(2), v(3), v(4), v(5), v(6), v(7), v(8), v(9), v(10), v(11)]
         default:
             var boxed: [(any DatabaseValueConvertible)?] = []
-            boxed.reserveCapacity(values.count)
-            for value in values { boxed.append(value.databaseConvertible) }
+            boxed.reserveCapacity(count)
+            for i in 0..<count { boxed.append(v(i)) }
             return StatementArguments(boxed)
         }
     }
@@ -98,6 +101,10 @@ final class GRDBExecutor: SQLExecutor {
     /// As `execute`, without asking GRDB for the change count (a queue check and a C call).
     func run(_ sql: SQLStatement, _ arguments: [Value]) throws {
         try bound(sql, arguments) { try $0.execute() }
+    }
+
+    func run(_ sql: SQLStatement, _ values: [Value], checksum: Int64) throws {
+        try bound(sql, values, then: .int64(checksum)) { try $0.execute() }
     }
 
     func scalarInt(_ sql: SQLStatement, _ arguments: [Value]) throws -> Int64? {

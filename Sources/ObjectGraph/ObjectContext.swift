@@ -41,23 +41,27 @@ public final class ObjectContext {
     let model: GraphModel
     let binding: StoreBinding
     let inbox = ContextInbox()
+    // The state read on every insert and fetch is exempt from the runtime's exclusivity
+    // tracking (two runtime calls per access, a sixth of a direct insert): a context is used
+    // by one thread at a time, and no access to these overlaps another (the compiler still
+    // checks what it can see).
     /// Every live object by identity: held weakly, or strongly with `retainsRegisteredObjects`.
-    var registry: [ObjectID: Registered] = [:]
+    @exclusivity(unchecked) var registry: [ObjectID: Registered] = [:]
     /// Inserted and updated objects, held strongly until saved or rolled back.
-    var changed: [ObjectID: ManagedObject] = [:]
+    @exclusivity(unchecked) var changed: [ObjectID: ManagedObject] = [:]
     /// Objects deleted since the last save, held strongly.
-    var deleted: [ObjectID: ManagedObject] = [:]
+    @exclusivity(unchecked) var deleted: [ObjectID: ManagedObject] = [:]
     /// The store transaction reads use while one is open.
     var activeRead: (any ReadTransaction)?
     var purgeAt = 4096
     /// The declared model layout used last, found without the shared cache's lock.
     var lastModelLayout: (type: ObjectIdentifier, layout: ModelLayout)?
     /// For a context bound to a store write: the first storage error after a partial save.
-    var poison: (any Error)?
+    @exclusivity(unchecked) var poison: (any Error)?
     /// For a context bound to a store write: what its saves changed, published after commit.
-    var boundChanges = SavedChanges()
+    @exclusivity(unchecked) var boundChanges = SavedChanges()
     /// Records inserted straight into the bound store transaction (`insertDirectly`).
-    var directInserts: [ObjectID] = []
+    @exclusivity(unchecked) var directInserts: [ObjectID] = []
     var resultsObservers: [Int: ResultsObserver] = [:]
     var objectObservers: [Int: ObjectObserver] = [:]
     var nextObserverID = 0

@@ -9,6 +9,10 @@ extension SQLiteConnection: SQLExecutor {
         try statement(sql).execute(arguments)
     }
 
+    func run(_ sql: SQLStatement, _ values: [Value], checksum: Int64) throws {
+        try statement(sql).execute(values, then: .int64(checksum))
+    }
+
     func scalarInt(_ sql: SQLStatement, _ arguments: [Value]) throws -> Int64? {
         try statement(sql).scalarInt(arguments)
     }

@@ -87,6 +87,15 @@ final class SQLiteStatement {
         return try body()
     }
 
+    /// Runs to completion with `values` and then `last` bound (?1…?n, ?n+1), ignoring rows.
+    func execute(_ values: [Value], then last: Value) throws {
+        reset(binding: values.count + 1)
+        defer { sqlite3_reset(handle) }
+        try bind(values)
+        try bind(last, at: Int32(values.count + 1))
+        while try step() {}
+    }
+
     /// Runs to completion, ignoring rows; returns the number of rows changed.
     @discardableResult
     func execute(_ values: [Value] = []) throws -> Int {

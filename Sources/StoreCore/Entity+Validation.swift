@@ -15,49 +15,50 @@ extension Entity {
     /// caller copies nothing in the common case.
     @inline(__always)
     public func converted(_ v: Value, forOrdinal i: Int) throws -> Value? {
-        let a = attributes[i]
+        // Fields read in place: a copy of the `Attribute` retains and releases its strings,
+        // per value of every write.
         if case .null = v {
-            guard a.isOptional else {
-                throw StoreError(.constraintViolation, "\(name).\(a.name) is required but got nil")
+            guard attributes[i].isOptional else {
+                throw StoreError(.constraintViolation, "\(name).\(attributes[i].name) is required but got nil")
             }
             return nil
         }
-        if a.collection != nil { return try convertedCollection(v, a) }
-        return try converted(v, a.type, a.name, isKey: i == primaryKeyOrdinal)
+        if attributes[i].collection != nil { return try convertedCollection(v, attributes[i]) }
+        return try converted(v, attributes[i].type, attributes[i].name, isKey: i == primaryKeyOrdinal)
     }
 
     /// One non-null value of `type` in stored form, or `nil` when stored as it is.
     @inline(__always)
-    private func converted(_ v: Value, _ type: AttributeType, _ attribute: String, isKey: Bool) throws -> Value? {
+    private func converted(_ v: Value, _ type: AttributeType, _ attribute: @autoclosure () -> String, isKey: Bool) throws -> Value? {
         switch (type, v) {
         case (.int64, .int64), (.bool, .bool), (.date, .date), (.uuid, .uuid):
             return nil
         case (.double, .double(let d)):
-            guard !d.isNaN else { throw StoreError(.invalidValue, "\(name).\(attribute): NaN cannot be stored") }
+            guard !d.isNaN else { throw StoreError(.invalidValue, "\(name).\(attribute()): NaN cannot be stored") }
             return nil
         case (.double, .int64(let n)):
             return .double(Double(n))
         case (.string, .string(let s)):
             let n = s.utf8.count
             if isKey, n > Limits.maxKeyBytes {
-                throw StoreError(.invalidValue, "\(name).\(attribute): key of \(n) bytes exceeds \(Limits.maxKeyBytes)")
+                throw StoreError(.invalidValue, "\(name).\(attribute()): key of \(n) bytes exceeds \(Limits.maxKeyBytes)")
             }
             guard n <= Limits.maxValueBytes else {
-                throw StoreError(.invalidValue, "\(name).\(attribute): value of \(n) bytes exceeds \(Limits.maxValueBytes)")
+                throw StoreError(.invalidValue, "\(name).\(attribute()): value of \(n) bytes exceeds \(Limits.maxValueBytes)")
             }
             return nil
         case (.bytes, .bytes(let b)):
             guard b.count <= Limits.maxValueBytes else {
-                throw StoreError(.invalidValue, "\(name).\(attribute): value of \(b.count) bytes exceeds \(Limits.maxValueBytes)")
+                throw StoreError(.invalidValue, "\(name).\(attribute()): value of \(b.count) bytes exceeds \(Limits.maxValueBytes)")
             }
             return nil
         case (.uuid, .string(let s)):
             guard let u = UUIDParsing.parse(s) else {
-                throw StoreError(.invalidValue, "\(name).\(attribute): '\(s)' is not a UUID")
+                throw StoreError(.invalidValue, "\(name).\(attribute()): '\(s)' is not a UUID")
             }
             return .uuid(u)
         default:
-            throw StoreError(.invalidValue, "\(name).\(attribute) is \(type.rawValue) but got \(v)")
+            throw StoreError(.invalidValue, "\(name).\(attribute()) is \(type.rawValue) but got \(v)")
         }
     }
 

@@ -114,7 +114,15 @@ extension PackedLayout {
         let n = b.count
         var a: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(truncatingIfNeeded: n), s: UInt64 = 0
         var i = 0
-        while i &+ 8 <= n {
+        // Two words per turn (the same sums): half the loop's bookkeeping on every record read.
+        while i &+ 16 <= n {
+            a &+= UInt64(littleEndian: b.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            s &+= a
+            a &+= UInt64(littleEndian: b.loadUnaligned(fromByteOffset: i &+ 8, as: UInt64.self))
+            s &+= a
+            i &+= 16
+        }
+        if i &+ 8 <= n {
             a &+= UInt64(littleEndian: b.loadUnaligned(fromByteOffset: i, as: UInt64.self))
             s &+= a
             i &+= 8

@@ -32,6 +32,11 @@ public protocol SQLExecutor: AnyObject {
     /// whose change count costs a call of its own skips it. Defaults to `execute`.
     func run(_ sql: SQLStatement, _ arguments: [Value]) throws
 
+    /// Runs a fixed insert or upsert: `values` bound to ?1…?n and the row's `checksum` to
+    /// ?n+1 (`SQLRowChecksum`). The default appends the checksum to a copy of `values`; a
+    /// driver binding one value at a time binds it without the copy.
+    func run(_ sql: SQLStatement, _ values: [Value], checksum: Int64) throws
+
     /// The first column of the first row as an integer, or `nil` when there is no row or it is NULL.
     func scalarInt(_ sql: SQLStatement, _ arguments: [Value]) throws -> Int64?
 
@@ -55,6 +60,10 @@ public protocol SQLExecutor: AnyObject {
 
 extension SQLExecutor {
     public func run(_ sql: SQLStatement, _ arguments: [Value]) throws { try execute(sql, arguments) }
+
+    public func run(_ sql: SQLStatement, _ values: [Value], checksum: Int64) throws {
+        try run(sql, values + [.int64(checksum)])
+    }
 
     public func packedRows(_ sql: SQLStatement, _ arguments: [Value], of entity: Entity,
                            _ body: (PackedRow) throws -> Void) throws {

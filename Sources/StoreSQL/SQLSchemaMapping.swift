@@ -76,7 +76,8 @@ public final class SQLSchemaMapping: Sendable {
     /// The checksum of values given as SQL expressions in attribute order:
     /// `sb_row_sum(0, a, b, …)`. SQLite takes at most 127 arguments per call, so longer rows
     /// add runs of 100: `sb_row_sum_add(sb_row_sum(0, a1…a100), sb_row_sum(100, a101…))`.
-    /// Writes and `verify` use this same expression.
+    /// `verify` and migrations that copy in SQL use this expression; the fixed inserts bind
+    /// the same sum computed in Swift (`SQLRowChecksum`).
     public static func checksum(_ arguments: [String]) -> String {
         var expression: String?
         for first in stride(from: 0, to: arguments.count, by: 100) {
@@ -101,10 +102,11 @@ public final class SQLSchemaMapping: Sendable {
         let cols = e.attributes.map { q($0.name) }.joined(separator: ", ")
         let pk = q(e.primaryKey.name)
         let t = q(e.name)
-        // ?1…?n in attribute order, then their checksum (`SQLFunctions.rowChecksum`).
-        let numbered = (1...e.attributes.count).map { "?\($0)" }.joined(separator: ", ")
+        // ?1…?n in attribute order, then their checksum, computed by the caller
+        // (`SQLRowChecksum.appended(to:)`, equal to `SQLFunctions.rowChecksum` of them).
+        let numbered = (1...e.attributes.count + 1).map { "?\($0)" }.joined(separator: ", ")
         let sum = q(SQLFunctions.checksumColumn)
-        let values = "VALUES (\(numbered), \(Self.checksum((1...e.attributes.count).map { "?\($0)" })))"
+        let values = "VALUES (\(numbered))"
         let nonKey = e.attributes.enumerated().filter { $0.offset != e.primaryKeyOrdinal }.map { q($0.element.name) } + [sum]
         let upsertTail = "DO UPDATE SET " + nonKey.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
         var links: [String: SQLLinkStorage] = [:]

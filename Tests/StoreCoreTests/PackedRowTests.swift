@@ -78,4 +78,34 @@ struct PackedRowTests {
             ($0 as? StoreError)?.category == .invalidValue
         }
     }
+
+    /// The checksum as first written (one word per turn): stored records must keep checking.
+    static func checksumOneWordPerTurn(_ b: [UInt8]) -> UInt32 {
+        let n = b.count
+        var a: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(n), s: UInt64 = 0, i = 0
+        while i + 8 <= n {
+            a &+= (0..<8).reduce(UInt64(0)) { $0 | UInt64(b[i + $1]) << UInt64(8 * $1) }
+            s &+= a
+            i += 8
+        }
+        if i < n {
+            a &+= (i..<n).reduce(UInt64(0)) { $0 | UInt64(b[$1]) << UInt64(8 * ($1 - i)) } &+ 1
+            s &+= a
+        }
+        var h = (a ^ ((s << 29) | (s >> 35))) &* 0xFF51_AFD7_ED55_8CCD
+        h ^= h >> 32
+        h = h &* 0xC4CE_B9FE_1A85_EC53
+        h ^= h >> 29
+        return UInt32(truncatingIfNeeded: h)
+    }
+
+    @Test("the checksum of every length from 0 to 100 bytes is the one stored records carry")
+    func checksumIsUnchanged() {
+        var g = SplitMix64(seed: 3)
+        for n in 0...100 {
+            let bytes = (0..<n).map { _ in UInt8(truncatingIfNeeded: g.next()) }
+            let got = bytes.withUnsafeBytes { PackedLayout.checksum($0) }
+            #expect(got == Self.checksumOneWordPerTurn(bytes), "\(n) bytes")
+        }
+    }
 }

@@ -27,6 +27,12 @@ enum SchemaCases {
                 let got = try ctx.read { try $0.fetch("User", id: r.id) }
                 try ctx.expectEqual(got, r, "User \(r.id) after a round trip")
             }
+            // Every write path's checksum (or its equivalent) agrees with verify()'s.
+            let more = try [u.record(cases[1].merging(["id": 1, "username": "one"]) { $1 }),
+                            u.record(cases[0].merging(["id": 2, "username": "two", "score": .double(-0.0)]) { $1 })]
+            try ctx.write { tx in try tx.insert(contentsOf: more); try tx.upsert(records[2]); try tx.upsert(more[0]) }
+            let report = try ctx.repository.verify()
+            try ctx.expect(report.isClean, "verify() after every type at its edges found: \(report.problems.prefix(3).map(\.description))")
         },
         ConformanceCase("schema", "optionalAttributesHoldNil") { ctx in
             let r = try ctx.record("User", ["id": 7, "username": "n", "displayName": "N", "joinedAt": .date(Date(timeIntervalSince1970: 5))])
