@@ -27,8 +27,8 @@ enum GRDBErrors {
 ///
 /// As C functions (CRowChecksum's, shared with SQLiteStore) on GRDB's connection rather than
 /// GRDB `DatabaseFunction`s: GRDB reads text arguments as C strings, so a string holding a NUL
-/// reached `[c]`, `[d]` and `LIKE` cut there; and the checksum runs once per row written,
-/// without GRDB's per-argument wrapping.
+/// reached `[c]`, `[d]` and `LIKE` cut there; and the checksum (run by `verify()` and by
+/// migrations that copy rows in SQL) needs no GRDB per-argument wrapping.
 enum GRDBFunctions {
     static func register(on db: Database) throws {
         var rc = sb_register_text_functions(db.sqliteConnection, SQLFunctions.fold, SQLFunctions.like,

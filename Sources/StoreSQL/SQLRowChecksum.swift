@@ -65,7 +65,7 @@ public enum SQLRowChecksum {
         let n = b.count
         var h = step(start(ordinal, type), UInt64(n)), i = 0
         while i &+ 8 <= n {
-            h = step(h, UInt64(littleEndian: b.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
+            h = step(h, b.loadUnaligned(fromByteOffset: i, as: UInt64.self))   // native order, as the C memcpy
             i &+= 8
         }
         var tail: UInt64 = 0, shift: UInt64 = 0

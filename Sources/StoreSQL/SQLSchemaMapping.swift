@@ -103,7 +103,7 @@ public final class SQLSchemaMapping: Sendable {
         let pk = q(e.primaryKey.name)
         let t = q(e.name)
         // ?1…?n in attribute order, then their checksum, computed by the caller
-        // (`SQLRowChecksum.appended(to:)`, equal to `SQLFunctions.rowChecksum` of them).
+        // (`SQLRowChecksum.sum`, equal to `SQLFunctions.rowChecksum` of them).
         let numbered = (1...e.attributes.count + 1).map { "?\($0)" }.joined(separator: ", ")
         let sum = q(SQLFunctions.checksumColumn)
         let values = "VALUES (\(numbered))"

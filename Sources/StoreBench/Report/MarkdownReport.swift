@@ -233,10 +233,8 @@ extension ResultsView {
         type, optionality and size checked), the **row checksum** every SQL store keeps beside a record (`sb_sum`, computed \
         in Swift and bound as one more argument, so `verify()` can find a value changed behind the store), **conversion** \
         (`Value`s to GRDB's `DatabaseValueConvertible` on write, columns to an owned `Record` on read) and one `RowView` \
-        call per column read. By instruction counts (`--measure instructions`, quick scale) a `rows.insert` row costs \
-        GRDBStore about 3,200 instructions more than plain GRDB (1.19×): the checksum about 1,100 (its sum, the twelfth \
-        argument and its binding), conversion about 1,100, validation about 400, and about 600 for the repository's \
-        statement look-up and calls.
+        call per column read; `--measure instructions` with `STOREBENCH_CALLGRIND_DIR` set keeps the profiles that \
+        split them.
         """
     }
 }
