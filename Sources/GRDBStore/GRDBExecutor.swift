@@ -66,10 +66,10 @@ final class GRDBExecutor: SQLExecutor {
     /// (about 11k more). A literal has a fixed length, so there is one per length up to 12
     /// (every fixed statement of the benchmark's schema); longer lists (wide records, queries
     /// with many terms) use the documented array of `(any DatabaseValueConvertible)?`.
-    /// `last`, when given, is one more argument after `values` (a row's checksum).
-    static func arguments(_ values: [Value], then last: Value? = nil) -> StatementArguments {
-        func v(_ i: Int) -> (any DatabaseValueConvertible)? { i < values.count ? values[i].databaseConvertible : last?.databaseConvertible }
-        let count = values.count + (last == nil ? 0 : 1)
+    /// `extra`, when given, is one more argument after `values` (a row's checksum).
+    static func arguments(_ values: [Value], then extra: Value? = nil) -> StatementArguments {
+        func v(_ i: Int) -> (any DatabaseValueConvertible)? { i < values.count ? values[i].databaseConvertible : extra?.databaseConvertible }
+        let count = values.count + (extra == nil ? 0 : 1)
         switch count {
         case 0: return StatementArguments()
         case 1: return [v(0)]

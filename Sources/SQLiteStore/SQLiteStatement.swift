@@ -77,23 +77,21 @@ final class SQLiteStatement {
         throw err
     }
 
-    /// Resets, binds `values` to parameters 1...n, runs `body` (which steps), and resets
-    /// again so the statement holds no lock or snapshot once `body` is done.
+    /// Resets, binds `values` to parameters 1...n (and `extra`, when given, to n+1), runs
+    /// `body` (which steps), and resets again so the statement holds no lock or snapshot once
+    /// `body` is done.
     @inline(__always)
-    func run<T>(_ values: [Value], _ body: () throws -> T) throws -> T {
-        reset(binding: values.count)
+    func run<T>(_ values: [Value], then extra: Value? = nil, _ body: () throws -> T) throws -> T {
+        reset(binding: values.count + (extra == nil ? 0 : 1))
         defer { sqlite3_reset(handle) }
         try bind(values)
+        if let extra { try bind(extra, at: Int32(values.count + 1)) }
         return try body()
     }
 
-    /// Runs to completion with `values` and then `last` bound (?1…?n, ?n+1), ignoring rows.
-    func execute(_ values: [Value], then last: Value) throws {
-        reset(binding: values.count + 1)
-        defer { sqlite3_reset(handle) }
-        try bind(values)
-        try bind(last, at: Int32(values.count + 1))
-        while try step() {}
+    /// Runs to completion with `values` and then `extra` bound (?1…?n, ?n+1), ignoring rows.
+    func execute(_ values: [Value], then extra: Value) throws {
+        try run(values, then: extra) { while try step() {} }
     }
 
     /// Runs to completion, ignoring rows; returns the number of rows changed.

@@ -65,6 +65,12 @@ extension SQLExecutor {
         try run(sql, values + [.int64(checksum)])
     }
 
+    /// Runs a fixed insert or upsert of a record's values in stored form, their checksum
+    /// (`SQLRowChecksum`) bound after them.
+    public func writeRecord(_ sql: SQLStatement, _ values: [Value]) throws {
+        try run(sql, values, checksum: SQLRowChecksum.sum(values))
+    }
+
     public func packedRows(_ sql: SQLStatement, _ arguments: [Value], of entity: Entity,
                            _ body: (PackedRow) throws -> Void) throws {
         try PackedRowBuilder.packEach({ try rows(sql, arguments, of: entity, $0) }, body)

@@ -243,7 +243,7 @@ struct SQLMigration {
         stage.report(progress, e.name, done: 0, total: total)
         try db.rows(select, [], of: source) { row in
             let record = try stage.migrate(Record(row), s)
-            try db.run(insert, record.values, checksum: SQLRowChecksum.sum(record.values))
+            try db.writeRecord(insert, record.values)
             done += 1
             if done % 4096 == 0 { stage.report(progress, e.name, done: done, total: total) }
         }

@@ -160,14 +160,14 @@ public final class SQLTransaction: WriteTransaction {
     public func insert(_ record: Record) throws {
         let e = try entity(record.entity, forWrite: true)
         let r = try e.checkedRecord(record)
-        try db.run(mapping.sql(e).insert, r.values, checksum: SQLRowChecksum.sum(r.values))
+        try db.writeRecord(mapping.sql(e).insert, r.values)
         if e.isEmbedded { embedded.note(e, r.id) }
     }
 
     public func upsert(_ record: Record) throws {
         let e = try entity(record.entity, forWrite: true)
         let r = try e.checkedRecord(record)
-        try db.run(mapping.sql(e).upsert, r.values, checksum: SQLRowChecksum.sum(r.values))
+        try db.writeRecord(mapping.sql(e).upsert, r.values)
         if e.isEmbedded { embedded.note(e, r.id) }
     }
 
@@ -176,7 +176,7 @@ public final class SQLTransaction: WriteTransaction {
         _ = try entity(first.entity, forWrite: true)
         let checked = try schema.checkedRecords(records)
         try db.atomically {
-            for r in checked { try db.run(mapping.sql(r.entity).insert, r.values, checksum: SQLRowChecksum.sum(r.values)) }
+            for r in checked { try db.writeRecord(mapping.sql(r.entity).insert, r.values) }
         }
         for r in checked where r.entity.isEmbedded { embedded.note(r.entity, r.id) }
     }
