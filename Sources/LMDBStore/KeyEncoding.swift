@@ -34,6 +34,17 @@ package enum KeyEncoding {
         return out
     }
 
+    /// Runs `body` with the encoding of an int64 key, built on the stack: a point read by an
+    /// integer key allocates nothing for it.
+    @inline(__always)
+    package static func withKey<R>(int64 n: Int64, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try withUnsafeTemporaryAllocation(byteCount: 9, alignment: 8) { b in
+            b[0] = valueTag
+            b.storeBytes(of: (UInt64(bitPattern: n) ^ (1 << 63)).bigEndian, toByteOffset: 1, as: UInt64.self)
+            return try body(UnsafeRawBufferPointer(b))
+        }
+    }
+
     /// The encoding of several values, one after the other (a compound key).
     package static func encode(_ vs: [Value]) -> [UInt8] {
         var out: [UInt8] = []
@@ -181,7 +192,7 @@ package enum KeyEncoding {
     /// Text without a zero byte (nearly all of it) is copied in one go; a zero byte becomes
     /// `00 FF`. The terminator is `00 00`.
     private static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
-        if !bytes.contains(0) {
+        if bytes.isEmpty || memchr(bytes.baseAddress!, 0, bytes.count) == nil {   // memchr: word at a time
             out.append(contentsOf: bytes)
         } else {
             for b in bytes {

@@ -13,7 +13,7 @@ import StoreCore
 ///
 /// Every relationship has its own database on each side (to-one, to-many and both directions
 /// of many-to-many), so traversal in either direction is one cursor range. Internal.
-struct LMDBLayout: Sendable {
+final class LMDBLayout: Sendable {
     struct Index: Sendable {
         let description: IndexDescription
         let ordinals: [Int]
@@ -32,17 +32,30 @@ struct LMDBLayout: Sendable {
     let relationships: [[MDB_dbi]]         // by entity index, then relationship position
     let inverses: [[MDB_dbi]]              // the inverse side's database, same positions
     /// The list order of each ordered to-many (`LMDBOrder`), same positions; nil when unordered.
-    var orders: [[MDB_dbi?]] = [] {
-        didSet { hasOrders = orders.contains { $0.contains { $0 != nil } } }
-    }
+    let orders: [[MDB_dbi?]]
     /// The inverse side's order database, same positions (nil when the inverse is unordered).
-    var inverseOrders: [[MDB_dbi?]] = []
-    /// Whether any relationship is ordered (a delete may then rewrite ordered lists); set with
-    /// `orders`, so that each delete reads a flag instead of walking every relationship.
-    private(set) var hasOrders = false
+    let inverseOrders: [[MDB_dbi?]]
+    /// Whether any relationship is ordered (a delete may then rewrite ordered lists), so that
+    /// each delete reads a flag instead of walking every relationship.
+    let hasOrders: Bool
     /// Whether records may be in format 2 (a store created before format 3, `sb_meta`
     /// format "2+3"); otherwise a record in format 2 is `corrupted`.
-    var acceptsFormat2 = false
+    let acceptsFormat2: Bool
+
+    /// A class, not a struct: every transaction holds the store's layout, and sharing one
+    /// reference costs one retain where copying the arrays cost one each.
+    init(primary: [MDB_dbi], recordVersions: [Int], indexes: [[Index]], relationships: [[MDB_dbi]], inverses: [[MDB_dbi]],
+         orders: [[MDB_dbi?]], inverseOrders: [[MDB_dbi?]], acceptsFormat2: Bool) {
+        self.primary = primary
+        self.recordVersions = recordVersions
+        self.indexes = indexes
+        self.relationships = relationships
+        self.inverses = inverses
+        self.orders = orders
+        self.inverseOrders = inverseOrders
+        self.hasOrders = orders.contains { $0.contains { $0 != nil } }
+        self.acceptsFormat2 = acceptsFormat2
+    }
 
     /// Index keys longer than this are cut (LMDB's keys are at most 511 bytes); a key of this
     /// length may be truncated and its candidates are rechecked against the record.
@@ -123,9 +136,7 @@ struct LMDBLayout: Sendable {
     }
 
     private static func existing(_ txn: LMDBTxn, _ meta: MDB_dbi, schema: Schema, path: String, mixed: Bool) throws -> LMDBLayout {
-        var layout = try handles(txn, schema: schema, create: false, path: path, recordVersions: try recordVersions(txn, meta, schema))
-        layout.acceptsFormat2 = mixed
-        return layout
+        try handles(txn, schema: schema, create: false, path: path, recordVersions: try recordVersions(txn, meta, schema), acceptsFormat2: mixed)
     }
 
     /// `sb_meta` and every database of the schema, in an empty environment.
@@ -178,7 +189,8 @@ struct LMDBLayout: Sendable {
 
     /// The handles of the schema's databases, created when `create` (else a missing one is
     /// `corrupted`).
-    static func handles(_ txn: LMDBTxn, schema: Schema, create: Bool, path: String, recordVersions: [Int]? = nil) throws -> LMDBLayout {
+    static func handles(_ txn: LMDBTxn, schema: Schema, create: Bool, path: String, recordVersions: [Int]? = nil,
+                        acceptsFormat2: Bool = false) throws -> LMDBLayout {
         let h = try txn.live
         func dbi(_ name: String, _ flags: Int32) throws -> MDB_dbi {
             var d: MDB_dbi = 0
@@ -206,16 +218,16 @@ struct LMDBLayout: Sendable {
                 return relationships[d.index][d.relationships.firstIndex { $0.name == inv.name }!]
             }
         }
-        var layout = LMDBLayout(primary: primary, recordVersions: recordVersions ?? schema.entities.map { _ in schema.version },
-                                indexes: indexes, relationships: relationships, inverses: inverses)
-        layout.orders = try schema.entities.map { e in try e.relationships.map { r in r.isOrdered ? try dbi(LMDBOrder.databaseName(e, r), 0) : nil } }
-        layout.inverseOrders = schema.entities.map { e in
+        let orders = try schema.entities.map { e in try e.relationships.map { r in r.isOrdered ? try dbi(LMDBOrder.databaseName(e, r), 0) : nil } }
+        let inverseOrders = schema.entities.map { e in
             e.relationships.map { r -> MDB_dbi? in
                 let (d, inv) = schema.inverse(of: r)
-                return layout.orders[d.index][d.relationships.firstIndex { $0.name == inv.name }!]
+                return orders[d.index][d.relationships.firstIndex { $0.name == inv.name }!]
             }
         }
-        return layout
+        return LMDBLayout(primary: primary, recordVersions: recordVersions ?? schema.entities.map { _ in schema.version },
+                          indexes: indexes, relationships: relationships, inverses: inverses,
+                          orders: orders, inverseOrders: inverseOrders, acceptsFormat2: acceptsFormat2)
     }
 
     /// The stored version and fingerprint, after checking the store's record format; a store

@@ -169,27 +169,38 @@ extension LMDBTransaction {
         KeyEncoding.append(r.id, to: &keyScratch)
         let key = keyScratch
         let indexes = layout.indexes[e.index]
-        let indexKeys = indexes.isEmpty ? [] : indexes.map { LMDBLayout.indexKey($0, r.values) }
-        var proven: [Int] = []
+        if indexes.isEmpty {
+            guard try putRecord(e, key, r.values, flags: MDB_NOOVERWRITE) else { throw keyConflict(e, r.id, key) }
+            return
+        }
+        let indexKeys = indexes.map { LMDBLayout.indexKey($0, r.values) }
+        var proven = [Bool](repeating: false, count: indexes.count)
         do {
-            for (i, index) in indexes.enumerated() where index.description.isUnique {
-                if index.ordinals.contains(where: { r.values[$0].isNull }) { continue }
-                if indexKeys[i].count >= LMDBLayout.indexKeyLimit {
-                    try checkUnique(e, index, indexKeys[i], r.values, excluding: nil)
-                    continue
-                }
-                guard try txn.put(index.dbi, indexKeys[i], key, flags: MDB_NOOVERWRITE) else {
-                    if try recordBytes(e, key) != nil { throw keyConflict(e, r.id, key) }
-                    throw uniqueConflict(e, index, r.values)
-                }
-                proven.append(i)
+            for i in indexes.indices where indexes[i].description.isUnique {
+                proven[i] = try putUniqueEntry(e, indexes[i], indexKeys[i], r, key)
             }
             guard try putRecord(e, key, r.values, flags: MDB_NOOVERWRITE) else { throw keyConflict(e, r.id, key) }
         } catch {
-            for i in proven { _ = try? txn.delete(indexes[i].dbi, indexKeys[i], key) }
+            for i in indexes.indices where proven[i] { _ = try? txn.delete(indexes[i].dbi, indexKeys[i], key) }
             throw error
         }
-        for (i, index) in indexes.enumerated() where !proven.contains(i) { try txn.put(index.dbi, indexKeys[i], key) }
+        for i in indexes.indices where !proven[i] { try txn.put(indexes[i].dbi, indexKeys[i], key) }
+    }
+
+    /// Puts a unique index's entry for a new record, refused when its values are taken;
+    /// returns whether the put proved it (false for entries left to the plain puts: a null
+    /// part, which never conflicts, or a key cut at the limit, checked with a cursor here).
+    private func putUniqueEntry(_ e: Entity, _ index: LMDBLayout.Index, _ indexKey: [UInt8], _ r: Record, _ key: [UInt8]) throws -> Bool {
+        if index.ordinals.contains(where: { r.values[$0].isNull }) { return false }
+        if indexKey.count >= LMDBLayout.indexKeyLimit {
+            try checkUnique(e, index, indexKey, r.values, excluding: nil)
+            return false
+        }
+        guard try txn.put(index.dbi, indexKey, key, flags: MDB_NOOVERWRITE) else {
+            if try recordBytes(e, key) != nil { throw keyConflict(e, r.id, key) }
+            throw uniqueConflict(e, index, r.values)
+        }
+        return true
     }
 
     /// Stores a record's values at `key` in the current format, encoded straight into the
@@ -197,7 +208,7 @@ extension LMDBTransaction {
     @inline(__always)
     private func putRecord(_ e: Entity, _ key: [UInt8], _ values: [Value], flags: Int32 = 0) throws -> Bool {
         let values = e.hasCollections ? e.encodedCollections(values) : values
-        let size = try PackedLayout.encodedSize(values, of: e)
+        let size = try PackedLayout.checkedSize(values, of: e)
         guard let space = try txn.reserve(layout.primary[e.index], key, size: size, flags: flags) else { return false }
         PackedLayout.write(values, of: e, schemaVersion: recordVersion(e), into: space)
         return true

@@ -8,12 +8,14 @@ final class LMDBTransaction: WriteTransaction {
     let schema: Schema
     let layout: LMDBLayout
     let env: OpaquePointer
+    // A transaction is used by one thread at a time: its state needs none of the runtime's
+    // exclusivity tracking.
     /// The innermost LMDB transaction: a child while `atomically` runs.
-    private(set) var txn: LMDBTxn
+    @exclusivity(unchecked) private(set) var txn: LMDBTxn
     let isWritable: Bool
-    var isActive = true
+    @exclusivity(unchecked) var isActive = true
     /// Set when a write hit `MDB_MAP_FULL`: the store grows the map and runs the closure again.
-    private(set) var needsLargerMap = false
+    @exclusivity(unchecked) private(set) var needsLargerMap = false
     /// Reused buffer for primary keys, passed inout on every insert: unchecked exclusivity
     /// keeps the runtime's access tracking off the write path (a transaction is used by one
     /// thread). Records need none: they are encoded into the space LMDB reserves.
@@ -116,6 +118,9 @@ final class LMDBTransaction: WriteTransaction {
     func fetch(_ entity: String, id: Value) throws -> Record? {
         let e = try self.entity(entity)
         let key = try e.checkedKey(id)
+        if case .int64(let n) = key {
+            return try KeyEncoding.withKey(int64: n) { try txn.get(layout.primary[e.index], borrowed: $0) }.map { try decode(e, $0) }
+        }
         return try recordBytes(e, primaryKey(key)).map { try decode(e, $0) }
     }
 

@@ -40,7 +40,9 @@ final class ReadWriteLock: @unchecked Sendable {
 /// grow on a thread that holds a read fails fast instead of waiting for itself.
 enum ThreadReads {
     final class Held {
-        var stores: [ObjectIdentifier] = []
+        /// Only its own thread reads or writes it: the runtime's exclusivity tracking (an
+        /// access set per access, several per read transaction) is off.
+        @exclusivity(unchecked) var stores: [ObjectIdentifier] = []
     }
 
     private static let key: pthread_key_t = {

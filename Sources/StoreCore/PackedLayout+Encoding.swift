@@ -44,6 +44,24 @@ extension PackedLayout {
         return size
     }
 
+    /// The encoded size of values `Entity.checkedRecord` has checked (each of its attribute's
+    /// type, collections as their JSON): `encodedSize` without its type checks, which a
+    /// write path that has just checked the record would pay twice. `invalidValue` for a
+    /// record too large.
+    package static func checkedSize(_ values: [Value], of entity: Entity) throws -> Int {
+        var size = entity.packed.minimumSize
+        for v in values {
+            switch v {
+            case .string(let s): size &+= s.utf8.count
+            case .bytes(let b): size &+= b.count
+            default: break
+            }
+        }
+        guard size <= Int(UInt32.max) else { throw StoreError(.invalidValue, "a \(entity.name) record of \(size) bytes is too large") }
+        assert(size == (try? encodedSize(values, of: entity)), "values not checked by checkedRecord")
+        return size
+    }
+
     /// Writes values checked by `encodedSize` into `out`, which is exactly that size (its
     /// previous contents do not matter: every byte is written, zeros for null slots).
     package static func write(_ values: [Value], of entity: Entity, schemaVersion: Int, into out: UnsafeMutableRawBufferPointer) {

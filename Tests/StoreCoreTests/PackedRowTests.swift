@@ -99,6 +99,26 @@ struct PackedRowTests {
         return UInt32(truncatingIfNeeded: h)
     }
 
+    @Test("checkedSize, encodedSize without type checks, agrees with it on every checked record")
+    func checkedSizeIsEncodedSize() throws {
+        var g = SplitMix64(seed: 35)
+        for base in try Self.users() {
+            for _ in 0..<200 {
+                var r = base
+                for (i, a) in Self.user.attributes.enumerated() where i != Self.user.primaryKeyOrdinal {
+                    if a.isOptional && g.chance(0.3) { r.values[i] = .null; continue }
+                    switch a.type {
+                    case .string: r.values[i] = .string(RandomValues.text(&g))
+                    case .bytes: r.values[i] = .bytes((0..<g.below(300)).map { _ in UInt8(truncatingIfNeeded: g.next()) })
+                    default: break
+                    }
+                }
+                let checked = try Self.user.checkedRecord(r)
+                #expect(try PackedLayout.checkedSize(checked.values, of: Self.user) == PackedLayout.encodedSize(checked.values, of: Self.user))
+            }
+        }
+    }
+
     @Test("the checksum of every length from 0 to 100 bytes is the one stored records carry")
     func checksumIsUnchanged() {
         var g = SplitMix64(seed: 3)
