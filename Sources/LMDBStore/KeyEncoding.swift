@@ -34,11 +34,12 @@ package enum KeyEncoding {
         return out
     }
 
-    /// Runs `body` with the encoding of an int64 key, built on the stack: a point read by an
-    /// integer key allocates nothing for it.
+    /// Runs `body` with the encoding of one key value: an int64 (nearly every store's primary
+    /// key) is built on the stack, so a read by such a key allocates nothing for it.
     @inline(__always)
-    package static func withKey<R>(int64 n: Int64, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try withUnsafeTemporaryAllocation(byteCount: 9, alignment: 8) { b in
+    package static func withKey<R>(_ v: Value, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        guard case .int64(let n) = v else { return try encode(v).withUnsafeBytes(body) }
+        return try withUnsafeTemporaryAllocation(byteCount: 9, alignment: 8) { b in
             b[0] = valueTag
             b.storeBytes(of: (UInt64(bitPattern: n) ^ (1 << 63)).bigEndian, toByteOffset: 1, as: UInt64.self)
             return try body(UnsafeRawBufferPointer(b))

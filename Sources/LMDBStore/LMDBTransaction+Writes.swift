@@ -169,22 +169,25 @@ extension LMDBTransaction {
         KeyEncoding.append(r.id, to: &keyScratch)
         let key = keyScratch
         let indexes = layout.indexes[e.index]
-        if indexes.isEmpty {
-            guard try putRecord(e, key, r.values, flags: MDB_NOOVERWRITE) else { throw keyConflict(e, r.id, key) }
-            return
-        }
+        guard !indexes.isEmpty else { return try putNewRecord(e, r, key) }
         let indexKeys = indexes.map { LMDBLayout.indexKey($0, r.values) }
         var proven = [Bool](repeating: false, count: indexes.count)
         do {
             for i in indexes.indices where indexes[i].description.isUnique {
                 proven[i] = try putUniqueEntry(e, indexes[i], indexKeys[i], r, key)
             }
-            guard try putRecord(e, key, r.values, flags: MDB_NOOVERWRITE) else { throw keyConflict(e, r.id, key) }
+            try putNewRecord(e, r, key)
         } catch {
             for i in indexes.indices where proven[i] { _ = try? txn.delete(indexes[i].dbi, indexKeys[i], key) }
             throw error
         }
         for i in indexes.indices where !proven[i] { try txn.put(indexes[i].dbi, indexKeys[i], key) }
+    }
+
+    /// Puts a new record, refused when its key exists.
+    @inline(__always)
+    private func putNewRecord(_ e: Entity, _ r: Record, _ key: [UInt8]) throws {
+        guard try putRecord(e, key, r.values, flags: MDB_NOOVERWRITE) else { throw keyConflict(e, r.id, key) }
     }
 
     /// Puts a unique index's entry for a new record, refused when its values are taken;

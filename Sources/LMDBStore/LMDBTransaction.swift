@@ -118,10 +118,7 @@ final class LMDBTransaction: WriteTransaction {
     func fetch(_ entity: String, id: Value) throws -> Record? {
         let e = try self.entity(entity)
         let key = try e.checkedKey(id)
-        if case .int64(let n) = key {
-            return try KeyEncoding.withKey(int64: n) { try txn.get(layout.primary[e.index], borrowed: $0) }.map { try decode(e, $0) }
-        }
-        return try recordBytes(e, primaryKey(key)).map { try decode(e, $0) }
+        return try KeyEncoding.withKey(key) { try txn.get(layout.primary[e.index], borrowed: $0) }.map { try decode(e, $0) }
     }
 
     func fetch(_ query: Query) throws -> [Record] {

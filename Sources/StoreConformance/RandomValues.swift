@@ -23,6 +23,12 @@ public enum RandomValues {
         }
     }
 
+    /// `count` rows of 1 to `width` random values each, the same for the same seed.
+    public static func rows(_ count: Int, seed: UInt64, width: Int) -> [[Value]] {
+        var g = SplitMix64(seed: seed)
+        return (0..<count).map { _ in (0..<(1 + g.below(width))).map { _ in any(&g) } }
+    }
+
     /// Up to 39 characters mixing ASCII, accents, CJK, emoji, NUL and tab.
     public static func text(_ g: inout SplitMix64) -> String {
         String((0..<g.below(40)).map { _ in g.pick(Array("aZ0 'é日🎉\u{0}\t")) })

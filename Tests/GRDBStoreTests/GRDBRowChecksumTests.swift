@@ -15,9 +15,7 @@ struct GRDBRowChecksumTests {
         try queue.write { db in
             try GRDBFunctions.register(on: db)
             let executor = GRDBExecutor(db)
-            var g = SplitMix64(seed: 36)
-            for row in 0..<2_000 {
-                let values = (0..<(1 + g.below(14))).map { _ in RandomValues.any(&g) }
+            for (row, values) in RandomValues.rows(2_000, seed: 36, width: 14).enumerated() {
                 let sql = "SELECT \(SQLSchemaMapping.checksum(values.indices.map { "?\($0 + 1)" }))"
                 let expected = try executor.scalarInt(SQLStatement(sql), values)
                 #expect(expected == SQLRowChecksum.sum(values), "row \(row): \(values)")

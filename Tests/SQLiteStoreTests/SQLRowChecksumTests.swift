@@ -12,9 +12,7 @@ struct SQLRowChecksumTests {
     @Test("the Swift checksum equals sb_row_sum over the same bound values, for 2,000 random rows")
     func swiftMatchesSQL() throws {
         let connection = try SQLiteConnection(path: ":memory:", create: true)
-        var g = SplitMix64(seed: 35)
-        for row in 0..<2_000 {
-            let values = (0..<(1 + g.below(12))).map { _ in RandomValues.any(&g) }
+        for (row, values) in RandomValues.rows(2_000, seed: 35, width: 12).enumerated() {
             let sql = "SELECT \(SQLSchemaMapping.checksum(values.indices.map { "?\($0 + 1)" }))"
             let expected = try connection.scalarInt(SQLStatement(sql), values)
             #expect(expected == SQLRowChecksum.sum(values), "row \(row): \(values)")
