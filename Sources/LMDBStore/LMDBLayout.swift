@@ -271,8 +271,15 @@ final class LMDBLayout: Sendable {
     @inline(__always)
     static func indexKey(_ index: Index, _ value: (Int) -> Value) -> [UInt8] {
         var k: [UInt8] = []
-        for o in index.ordinals { KeyEncoding.append(value(o), to: &k) }
-        if k.count > indexKeyLimit { k.removeLast(k.count - indexKeyLimit) }
+        appendIndexKey(index, value, to: &k)
         return k
+    }
+
+    /// Appends the index key of the record whose value at each ordinal `value` gives.
+    @inline(__always)
+    static func appendIndexKey(_ index: Index, _ value: (Int) -> Value, to out: inout [UInt8]) {
+        let start = out.count
+        for o in index.ordinals { KeyEncoding.append(value(o), to: &out) }
+        if out.count &- start > indexKeyLimit { out.removeLast(out.count &- start &- indexKeyLimit) }
     }
 }

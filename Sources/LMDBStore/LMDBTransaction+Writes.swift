@@ -165,42 +165,58 @@ extension LMDBTransaction {
     /// record straight into the space LMDB reserves for it. A record whose key exists is
     /// reported as such even when its unique values are taken too.
     private func insertChecked(_ e: Entity, _ r: Record) throws {
-        keyScratch.removeAll(keepingCapacity: true)
-        KeyEncoding.append(r.id, to: &keyScratch)
-        let key = keyScratch
         let indexes = layout.indexes[e.index]
-        guard !indexes.isEmpty else { return try putNewRecord(e, r, key) }
-        let indexKeys = indexes.map { LMDBLayout.indexKey($0, r.values) }
-        var proven = [Bool](repeating: false, count: indexes.count)
-        do {
-            for i in indexes.indices where indexes[i].description.isUnique {
-                proven[i] = try putUniqueEntry(e, indexes[i], indexKeys[i], r, key)
+        // Without indexes the key is needed for the put alone: built on the stack.
+        guard !indexes.isEmpty else { return try KeyEncoding.withKey(r.id) { try putNewRecord(e, r, $0) } }
+        try withUnsafeTemporaryAllocation(of: Int.self, capacity: indexes.count + 1) { ends in
+            keyScratch.removeAll(keepingCapacity: true)
+            KeyEncoding.append(r.id, to: &keyScratch)
+            ends[0] = keyScratch.count
+            for i in indexes.indices {
+                LMDBLayout.appendIndexKey(indexes[i], { r.values[$0] }, to: &keyScratch)
+                ends[i &+ 1] = keyScratch.count
             }
-            try putNewRecord(e, r, key)
-        } catch {
-            for i in indexes.indices where proven[i] { _ = try? txn.delete(indexes[i].dbi, indexKeys[i], key) }
-            throw error
+            let encoded = keyScratch   // a nested use of the scratch copies it; these bytes stay
+            try encoded.withUnsafeBytes { try putIndexed(e, r, indexes, RecordKeys(bytes: $0, ends: ends)) }
         }
-        for i in indexes.indices where !proven[i] { try txn.put(indexes[i].dbi, indexKeys[i], key) }
+    }
+
+    /// Puts a new record and its index entries. Unique entries go first, each refused when
+    /// taken; a refusal, or a refused record, takes back the entries already put.
+    private func putIndexed(_ e: Entity, _ r: Record, _ indexes: [LMDBLayout.Index], _ keys: RecordKeys) throws {
+        try withUnsafeTemporaryAllocation(of: Bool.self, capacity: indexes.count) { proven in
+            proven.initialize(repeating: false)
+            do {
+                for i in indexes.indices where indexes[i].description.isUnique {
+                    proven[i] = try putUniqueEntry(e, indexes[i], keys.index(i), r, keys.primary)
+                }
+                try putNewRecord(e, r, keys.primary)
+            } catch {
+                for i in indexes.indices where proven[i] { _ = try? txn.delete(indexes[i].dbi, borrowed: keys.index(i), keys.primary) }
+                throw error
+            }
+            for i in indexes.indices where !proven[i] { try txn.put(indexes[i].dbi, borrowed: keys.index(i), keys.primary) }
+        }
     }
 
     /// Puts a new record, refused when its key exists.
     @inline(__always)
-    private func putNewRecord(_ e: Entity, _ r: Record, _ key: [UInt8]) throws {
-        guard try putRecord(e, key, r.values, flags: MDB_NOOVERWRITE) else { throw keyConflict(e, r.id, key) }
+    private func putNewRecord(_ e: Entity, _ r: Record, _ key: UnsafeRawBufferPointer) throws {
+        guard try putRecord(e, key, r.values, flags: MDB_NOOVERWRITE) else { throw keyConflict(e, r.id, Array(key)) }
     }
 
     /// Puts a unique index's entry for a new record, refused when its values are taken;
     /// returns whether the put proved it (false for entries left to the plain puts: a null
     /// part, which never conflicts, or a key cut at the limit, checked with a cursor here).
-    private func putUniqueEntry(_ e: Entity, _ index: LMDBLayout.Index, _ indexKey: [UInt8], _ r: Record, _ key: [UInt8]) throws -> Bool {
+    private func putUniqueEntry(_ e: Entity, _ index: LMDBLayout.Index, _ indexKey: UnsafeRawBufferPointer, _ r: Record,
+                                _ key: UnsafeRawBufferPointer) throws -> Bool {
         if index.ordinals.contains(where: { r.values[$0].isNull }) { return false }
         if indexKey.count >= LMDBLayout.indexKeyLimit {
-            try checkUnique(e, index, indexKey, r.values, excluding: nil)
+            try checkUnique(e, index, Array(indexKey), r.values, excluding: nil)
             return false
         }
-        guard try txn.put(index.dbi, indexKey, key, flags: MDB_NOOVERWRITE) else {
-            if try recordBytes(e, key) != nil { throw keyConflict(e, r.id, key) }
+        guard try txn.put(index.dbi, borrowed: indexKey, key, flags: MDB_NOOVERWRITE) else {
+            if try recordBytes(e, Array(key)) != nil { throw keyConflict(e, r.id, Array(key)) }
             throw uniqueConflict(e, index, r.values)
         }
         return true
@@ -209,7 +225,7 @@ extension LMDBTransaction {
     /// Stores a record's values at `key` in the current format, encoded straight into the
     /// space LMDB reserves for it. False when `flags` hold `MDB_NOOVERWRITE` and the key exists.
     @inline(__always)
-    private func putRecord(_ e: Entity, _ key: [UInt8], _ values: [Value], flags: Int32 = 0) throws -> Bool {
+    private func putRecord(_ e: Entity, _ key: UnsafeRawBufferPointer, _ values: [Value], flags: Int32 = 0) throws -> Bool {
         let values = e.hasCollections ? e.encodedCollections(values) : values
         let size = try PackedLayout.checkedSize(values, of: e)
         guard let space = try txn.reserve(layout.primary[e.index], key, size: size, flags: flags) else { return false }
@@ -236,7 +252,7 @@ extension LMDBTransaction {
             let from = LMDBLayout.indexKey(index, old.values)
             if from != to { moves.append((index.dbi, from, to)) }
         }
-        try putRecord(e, key, new.values)
+        try key.withUnsafeBytes { _ = try putRecord(e, $0, new.values) }
         for m in moves {
             try txn.delete(m.dbi, m.from, key)
             try txn.put(m.dbi, m.to, key)

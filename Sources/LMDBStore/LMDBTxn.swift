@@ -82,16 +82,17 @@ final class LMDBTxn {
     /// `MDB_NODUPDATA` and the key (or pair) exists.
     @discardableResult
     func put(_ dbi: MDB_dbi, _ key: [UInt8], _ value: [UInt8], flags: Int32 = 0) throws -> Bool {
-        let h = try live
-        let rc = key.withUnsafeBytes { kb in
-            value.withUnsafeBytes { vb -> Int32 in
-                var k = MDB_val(mv_size: kb.count, mv_data: UnsafeMutableRawPointer(mutating: kb.baseAddress))
-                var v = MDB_val(mv_size: vb.count, mv_data: UnsafeMutableRawPointer(mutating: vb.baseAddress))
-                return mdb_put(h, dbi, &k, &v, UInt32(flags))
-            }
-        }
+        try key.withUnsafeBytes { k in try value.withUnsafeBytes { v in try put(dbi, borrowed: k, v, flags: flags) } }
+    }
+
+    /// `put` of borrowed bytes (e.g. keys encoded one after the other in a reused buffer).
+    @discardableResult
+    func put(_ dbi: MDB_dbi, borrowed key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer, flags: Int32 = 0) throws -> Bool {
+        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var v = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
+        let rc = mdb_put(try live, dbi, &k, &v, UInt32(flags))
         if rc == MDB_KEYEXIST { return false }
-        try LMDBError.check(rc, "cannot write", key: KeyEncoding.describe(key))
+        try LMDBError.check(rc, "cannot write", key: KeyEncoding.describe(Array(key)))
         return true
     }
 
@@ -99,15 +100,13 @@ final class LMDBTxn {
     /// (`MDB_RESERVE`) and returns them for the caller to fill at once, before any other
     /// operation of the transaction: the record is encoded straight into its page, with no
     /// buffer in between. Nil when `flags` hold `MDB_NOOVERWRITE` and the key exists.
-    func reserve(_ dbi: MDB_dbi, _ key: [UInt8], size: Int, flags: Int32 = 0) throws -> UnsafeMutableRawBufferPointer? {
-        let h = try live
+    /// The key is borrowed: an array's bytes, or one built on the stack (`KeyEncoding.withKey`).
+    func reserve(_ dbi: MDB_dbi, _ key: UnsafeRawBufferPointer, size: Int, flags: Int32 = 0) throws -> UnsafeMutableRawBufferPointer? {
+        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var v = MDB_val(mv_size: size, mv_data: nil)
-        let rc = key.withUnsafeBytes { kb -> Int32 in
-            var k = MDB_val(mv_size: kb.count, mv_data: UnsafeMutableRawPointer(mutating: kb.baseAddress))
-            return mdb_put(h, dbi, &k, &v, UInt32(flags) | UInt32(MDB_RESERVE))
-        }
+        let rc = mdb_put(try live, dbi, &k, &v, UInt32(flags) | UInt32(MDB_RESERVE))
         if rc == MDB_KEYEXIST { return nil }
-        try LMDBError.check(rc, "cannot write", key: KeyEncoding.describe(key))
+        try LMDBError.check(rc, "cannot write", key: KeyEncoding.describe(Array(key)))
         return UnsafeMutableRawBufferPointer(start: v.mv_data, count: size)
     }
 
@@ -115,17 +114,25 @@ final class LMDBTxn {
     /// Returns false when absent.
     @discardableResult
     func delete(_ dbi: MDB_dbi, _ key: [UInt8], _ value: [UInt8]? = nil) throws -> Bool {
-        let h = try live
-        let rc = key.withUnsafeBytes { kb -> Int32 in
-            var k = MDB_val(mv_size: kb.count, mv_data: UnsafeMutableRawPointer(mutating: kb.baseAddress))
-            guard let value else { return mdb_del(h, dbi, &k, nil) }
-            return value.withUnsafeBytes { vb in
-                var v = MDB_val(mv_size: vb.count, mv_data: UnsafeMutableRawPointer(mutating: vb.baseAddress))
-                return mdb_del(h, dbi, &k, &v)
-            }
+        try key.withUnsafeBytes { k in
+            guard let value else { return try delete(dbi, borrowed: k, nil) }
+            return try value.withUnsafeBytes { v in try delete(dbi, borrowed: k, v) }
+        }
+    }
+
+    /// `delete` of borrowed bytes.
+    @discardableResult
+    func delete(_ dbi: MDB_dbi, borrowed key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer?) throws -> Bool {
+        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        let rc: Int32
+        if let value {
+            var v = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
+            rc = mdb_del(try live, dbi, &k, &v)
+        } else {
+            rc = mdb_del(try live, dbi, &k, nil)
         }
         if rc == MDB_NOTFOUND { return false }
-        try LMDBError.check(rc, "cannot delete", key: KeyEncoding.describe(key))
+        try LMDBError.check(rc, "cannot delete", key: KeyEncoding.describe(Array(key)))
         return true
     }
 

@@ -46,14 +46,6 @@ extension ObjectContext {
         return id
     }
 
-    /// Internal: what the bound transaction changed, the direct inserts folded in (those of
-    /// them a later save deleted stay deleted, as `SavedChanges.merge` has it). The inserts are
-    /// kept in a list until then: adding to a growing set per insert cost a third of an insert.
-    var transactionChanges: SavedChanges {
-        guard !directInserts.isEmpty else { return boundChanges }
-        var changes = boundChanges
-        changes.inserted.reserveCapacity(changes.inserted.count + directInserts.count)
-        for id in directInserts where changes.deleted.isEmpty || !changes.deleted.contains(id) { changes.inserted.insert(id) }
-        return changes
-    }
+    /// Internal: what the bound transaction changed, the direct inserts still in their list.
+    var transactionChanges: PendingChanges { PendingChanges(saved: boundChanges, directInserts: directInserts) }
 }

@@ -70,7 +70,7 @@ public final class ObjectGraph: Repository {
 
     public func write<T>(_ body: (any WriteTransaction) throws -> T) throws -> T {
         try checkStoreVersion()
-        var saved = SavedChanges()
+        var saved = PendingChanges()
         let result = try store.write { tx in
             let context = ObjectContext(graph: self, binding: .write(tx), mergePolicy: .storeWins)
             context.retainsRegisteredObjects = true   // lives as long as the transaction
@@ -80,7 +80,7 @@ public final class ObjectGraph: Repository {
             saved = context.transactionChanges
             return r
         }
-        broadcast(saved, except: nil)
+        broadcast(saved)
         return result
     }
 
@@ -109,7 +109,19 @@ public final class ObjectGraph: Repository {
     /// Posts saved changes to every long-lived context but the sender.
     func broadcast(_ changes: SavedChanges, except sender: ContextInbox?) {
         guard !changes.isEmpty else { return }
-        let targets = inboxes.withLock { list in list.compactMap(\.inbox) }
-        for t in targets where t !== sender { t.post(changes) }
+        for t in listeners() where t !== sender { t.post(changes) }
     }
+
+    /// Posts a graph write transaction's changes, after its commit, to every long-lived
+    /// context. A context made after this look was made after the commit, so it reads the
+    /// changes from the store.
+    func broadcast(_ pending: PendingChanges) {
+        guard !pending.isEmpty else { return }
+        let targets = listeners()
+        guard !targets.isEmpty else { return }
+        let changes = pending.resolved
+        for t in targets { t.post(changes) }
+    }
+
+    private func listeners() -> [ContextInbox] { inboxes.withLock { list in list.compactMap(\.inbox) } }
 }

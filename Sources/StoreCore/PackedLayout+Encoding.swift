@@ -50,11 +50,14 @@ extension PackedLayout {
     /// record too large.
     package static func checkedSize(_ values: [Value], of entity: Entity) throws -> Int {
         var size = entity.packed.minimumSize
-        for v in values {
-            switch v {
-            case .string(let s): size &+= s.utf8.count
-            case .bytes(let b): size &+= b.count
-            default: break
+        // Only text, bytes and collections add to the minimum: with none, no value is looked at.
+        if entity.packed.variableCount > 0 {
+            for v in values {
+                switch v {
+                case .string(let s): size &+= s.utf8.count
+                case .bytes(let b): size &+= b.count
+                default: break
+                }
             }
         }
         guard size <= Int(UInt32.max) else { throw StoreError(.invalidValue, "a \(entity.name) record of \(size) bytes is too large") }
@@ -68,7 +71,7 @@ extension PackedLayout {
         let layout = entity.packed
         let p = out.baseAddress!
         p.storeBytes(of: header(format: format, count: values.count, schemaVersion: schemaVersion).littleEndian, as: UInt64.self)
-        (p + headerSize).initializeMemory(as: UInt8.self, repeating: 0, count: (values.count + 7) / 8)
+        clearBitmap(p + headerSize, byteCount: (values.count + 7) / 8)
         var next = layout.variableStart
         do {
             for k in 0..<values.count {
@@ -112,6 +115,17 @@ extension PackedLayout {
         }
         let end = out.count &- checksumSize
         p.storeBytes(of: checksum(UnsafeRawBufferPointer(start: p, count: end)).littleEndian, toByteOffset: end, as: UInt32.self)
+    }
+
+    /// Zeroes a record's null bitmap a word at a time: a few stores where a call to `memset`
+    /// costs more than the bitmap of a usual record (one or two bytes).
+    @inline(__always)
+    private static func clearBitmap(_ p: UnsafeMutableRawPointer, byteCount n: Int) {
+        var i = 0
+        while i &+ 8 <= n { p.storeBytes(of: 0, toByteOffset: i, as: UInt64.self); i &+= 8 }
+        if i &+ 4 <= n { p.storeBytes(of: 0, toByteOffset: i, as: UInt32.self); i &+= 4 }
+        if i &+ 2 <= n { p.storeBytes(of: 0, toByteOffset: i, as: UInt16.self); i &+= 2 }
+        if i < n { p.storeBytes(of: 0, toByteOffset: i, as: UInt8.self) }
     }
 
     /// The first 8 bytes of a record: format, flags (0), attribute count, schema version.

@@ -50,4 +50,29 @@ struct DirectInsertTests {
         #expect(second.insertions.isEmpty && second.modificationsInNew == [0], "\(second)")
         #expect(try graph.read { try $0.fetch("User", id: 2003) } == nil)
     }
+
+    @Test("a context made during the write, before its commit, is told of its direct inserts", arguments: [0, 1])
+    func contextMadeDuringTheWriteIsTold(_ engine: Int) throws {
+        let dir = try TemporaryDirectory("og-direct-late")
+        let graph = try Self.graph(engine, dir.url)
+        defer { try? graph.close() }
+        let users = try SocialFixture.users(graph.schema)
+        var context: ObjectContext?
+        var counts: [Int] = []
+        var token: ObservationToken?
+        try graph.write { tx in
+            try tx.insert(contentsOf: Array(users.prefix(3)))
+            // Made while the write is open, so its first fetch does not see the inserts.
+            let c = graph.newContext()
+            token = try c.observe(Query("User")) { change in
+                if case .initial(let objects) = change { counts.append(objects.count) }
+                if case .update(let objects, _) = change { counts.append(objects.count) }
+            }
+            context = c
+        }
+        let c = try #require(context)
+        try c.mergeChanges()
+        #expect(counts == [0, 3], "the context's observer after the merge: \(counts)")
+        _ = token
+    }
 }
