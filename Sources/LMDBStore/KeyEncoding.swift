@@ -35,10 +35,17 @@ package enum KeyEncoding {
     }
 
     /// Runs `body` with the encoding of one key value: an int64 (nearly every store's primary
-    /// key) is built on the stack, so a read by such a key allocates nothing for it.
+    /// key) is built on the stack, any other in `scratch`, a buffer the caller reuses, so
+    /// neither allocates once the buffer has grown. `body` may use `scratch` again: it reads a
+    /// copy of the buffer, which such a use leaves alone.
     @inline(__always)
-    package static func withKey<R>(_ v: Value, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        guard case .int64(let n) = v else { return try encode(v).withUnsafeBytes(body) }
+    package static func withKey<R>(_ v: Value, scratch: inout [UInt8], _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        guard case .int64(let n) = v else {
+            scratch.removeAll(keepingCapacity: true)
+            append(v, to: &scratch)
+            let key = scratch
+            return try key.withUnsafeBytes(body)
+        }
         return try withUnsafeTemporaryAllocation(byteCount: 9, alignment: 8) { b in
             b[0] = valueTag
             b.storeBytes(of: (UInt64(bitPattern: n) ^ (1 << 63)).bigEndian, toByteOffset: 1, as: UInt64.self)

@@ -161,13 +161,13 @@ extension LMDBTransaction {
     /// when its key exists), then the other entries. A refusal takes back the entries this
     /// insert put, so the transaction is as it was. Entries with a null, which never conflict,
     /// and keys cut at the key limit, which only the records can decide, are checked with a
-    /// cursor as before. The key is encoded into a buffer reused from insert to insert, the
-    /// record straight into the space LMDB reserves for it. A record whose key exists is
+    /// cursor as before. The keys are encoded into the transaction's reused buffer (an indexed
+    /// record's primary and index keys one after the other; an int64 key alone on the stack),
+    /// the record straight into the space LMDB reserves for it. A record whose key exists is
     /// reported as such even when its unique values are taken too.
     private func insertChecked(_ e: Entity, _ r: Record) throws {
         let indexes = layout.indexes[e.index]
-        // Without indexes the key is needed for the put alone: built on the stack.
-        guard !indexes.isEmpty else { return try KeyEncoding.withKey(r.id) { try putNewRecord(e, r, $0) } }
+        guard !indexes.isEmpty else { return try KeyEncoding.withKey(r.id, scratch: &keyScratch) { try putNewRecord(e, r, $0) } }
         try withUnsafeTemporaryAllocation(of: Int.self, capacity: indexes.count + 1) { ends in
             keyScratch.removeAll(keepingCapacity: true)
             KeyEncoding.append(r.id, to: &keyScratch)
@@ -177,7 +177,7 @@ extension LMDBTransaction {
                 ends[i &+ 1] = keyScratch.count
             }
             let encoded = keyScratch   // a nested use of the scratch copies it; these bytes stay
-            try encoded.withUnsafeBytes { try putIndexed(e, r, indexes, RecordKeys(bytes: $0, ends: ends)) }
+            try encoded.withUnsafeBytes { try putIndexed(e, r, indexes, RecordKeys(bytes: $0, ends: UnsafeBufferPointer(ends))) }
         }
     }
 

@@ -16,9 +16,10 @@ final class LMDBTransaction: WriteTransaction {
     @exclusivity(unchecked) var isActive = true
     /// Set when a write hit `MDB_MAP_FULL`: the store grows the map and runs the closure again.
     @exclusivity(unchecked) private(set) var needsLargerMap = false
-    /// Reused buffer for primary keys, passed inout on every insert: unchecked exclusivity
-    /// keeps the runtime's access tracking off the write path (a transaction is used by one
-    /// thread). Records need none: they are encoded into the space LMDB reserves.
+    /// Reused buffer for keys: a primary key that is not an int64 (`withPrimaryKey`), or an
+    /// indexed record's primary and index keys one after the other (`insertChecked`). Unchecked
+    /// exclusivity keeps the runtime's access tracking off the write path (a transaction is used
+    /// by one thread). Records need none: they are encoded into the space LMDB reserves.
     @exclusivity(unchecked) var keyScratch: [UInt8] = []
     /// The embedded records this transaction touched (see `checkEmbeddedOwners`).
     var embedded = EmbeddedOwnership()
@@ -118,7 +119,7 @@ final class LMDBTransaction: WriteTransaction {
     func fetch(_ entity: String, id: Value) throws -> Record? {
         let e = try self.entity(entity)
         let key = try e.checkedKey(id)
-        return try KeyEncoding.withKey(key) { try txn.get(layout.primary[e.index], borrowed: $0) }.map { try decode(e, $0) }
+        return try KeyEncoding.withKey(key, scratch: &keyScratch) { try txn.get(layout.primary[e.index], borrowed: $0) }.map { try decode(e, $0) }
     }
 
     func fetch(_ query: Query) throws -> [Record] {

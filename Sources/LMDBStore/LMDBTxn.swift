@@ -67,15 +67,19 @@ final class LMDBTxn {
     /// or nil.
     @inline(__always)
     func get(_ dbi: MDB_dbi, _ key: [UInt8]) throws -> UnsafeRawBufferPointer? {
-        let h = try live
-        var k = MDB_val(), v = MDB_val()
-        let rc = key.withUnsafeBytes { kb -> Int32 in
-            k = MDB_val(mv_size: kb.count, mv_data: UnsafeMutableRawPointer(mutating: kb.baseAddress))
-            return mdb_get(h, dbi, &k, &v)
-        }
+        try key.withUnsafeBytes { try get(dbi, borrowed: $0) }
+    }
+
+    /// `get` with a borrowed key: from the map (a primary key read from an index), the stack
+    /// or a reused buffer (`KeyEncoding.withKey`).
+    @inline(__always)
+    func get(_ dbi: MDB_dbi, borrowed key: UnsafeRawBufferPointer) throws -> UnsafeRawBufferPointer? {
+        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var v = MDB_val()
+        let rc = mdb_get(try live, dbi, &k, &v)
         if rc == MDB_NOTFOUND { return nil }
-        try LMDBError.check(rc, "cannot read", key: KeyEncoding.describe(key))
-        return try bounds.bytes(v, "the value at \(KeyEncoding.describe(key))")
+        try LMDBError.check(rc, "cannot read", key: KeyEncoding.describe(Array(key)))
+        return try bounds.bytes(v, "the value at \(KeyEncoding.describe(Array(key)))")
     }
 
     /// Stores `value` at `key`. Returns false when `flags` hold `MDB_NOOVERWRITE` or
@@ -100,7 +104,7 @@ final class LMDBTxn {
     /// (`MDB_RESERVE`) and returns them for the caller to fill at once, before any other
     /// operation of the transaction: the record is encoded straight into its page, with no
     /// buffer in between. Nil when `flags` hold `MDB_NOOVERWRITE` and the key exists.
-    /// The key is borrowed: an array's bytes, or one built on the stack (`KeyEncoding.withKey`).
+    /// The key is borrowed (see `KeyEncoding.withKey`).
     func reserve(_ dbi: MDB_dbi, _ key: UnsafeRawBufferPointer, size: Int, flags: Int32 = 0) throws -> UnsafeMutableRawBufferPointer? {
         var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var v = MDB_val(mv_size: size, mv_data: nil)
@@ -148,18 +152,5 @@ final class LMDBTxn {
             throw StoreError(.corrupted, "the LMDB file is damaged: a database claims \(s.ms_entries) entries in \(s.ms_leaf_pages) leaf pages")
         }
         return s.ms_entries
-    }
-}
-
-extension LMDBTxn {
-    /// `get` with a key borrowed from the map (e.g. a primary key read from an index).
-    @inline(__always)
-    func get(_ dbi: MDB_dbi, borrowed key: UnsafeRawBufferPointer) throws -> UnsafeRawBufferPointer? {
-        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
-        var v = MDB_val()
-        let rc = mdb_get(try live, dbi, &k, &v)
-        if rc == MDB_NOTFOUND { return nil }
-        try LMDBError.check(rc, "cannot read", key: KeyEncoding.describe(Array(key)))
-        return try bounds.bytes(v, "the value at \(KeyEncoding.describe(Array(key)))")
     }
 }

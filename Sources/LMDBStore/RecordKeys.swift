@@ -3,7 +3,7 @@
 struct RecordKeys {
     let bytes: UnsafeRawBufferPointer
     /// `ends[0]`: where the primary key ends; `ends[i + 1]`: where index `i`'s key ends.
-    let ends: UnsafeMutableBufferPointer<Int>
+    let ends: UnsafeBufferPointer<Int>
 
     var primary: UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: bytes[0..<ends[0]]) }
 

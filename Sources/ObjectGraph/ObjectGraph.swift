@@ -107,20 +107,22 @@ public final class ObjectGraph: Repository {
     }
 
     /// Posts saved changes to every long-lived context but the sender.
-    func broadcast(_ changes: SavedChanges, except sender: ContextInbox?) {
+    func broadcast(_ changes: SavedChanges, except sender: ContextInbox) {
         guard !changes.isEmpty else { return }
         for t in listeners() where t !== sender { t.post(changes) }
     }
 
     /// Posts a graph write transaction's changes, after its commit, to every long-lived
     /// context. A context made after this look was made after the commit, so it reads the
-    /// changes from the store.
+    /// changes from the store. Push latency counts from the commit, so the time spent folding
+    /// the inserts into a set is part of it.
     func broadcast(_ pending: PendingChanges) {
         guard !pending.isEmpty else { return }
+        let committed = ContinuousClock.now
         let targets = listeners()
         guard !targets.isEmpty else { return }
         let changes = pending.resolved
-        for t in targets { t.post(changes) }
+        for t in targets { t.post(changes, committed: committed) }
     }
 
     private func listeners() -> [ContextInbox] { inboxes.withLock { list in list.compactMap(\.inbox) } }

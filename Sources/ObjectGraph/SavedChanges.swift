@@ -35,15 +35,16 @@ public struct SavedChanges: Sendable {
 final class ContextInbox: @unchecked Sendable {
     // @unchecked: `pending`, `firstPost` and `onPost` are only touched with `condition` locked.
     private var pending: [SavedChanges] = []
-    /// When the oldest pending batch was posted (right after its commit): push latency starts here.
+    /// When the oldest pending batch was committed (as its poster says): push latency starts here.
     private var firstPost: ContinuousClock.Instant?
     private let condition = NSCondition()
     /// Called after each post, on the posting thread: a queue-bound context schedules its merge.
     private var onPost: (@Sendable () -> Void)?
 
-    func post(_ c: SavedChanges) {
+    /// Queues `c`, committed at `committed` (default: now, for a post right after the commit).
+    func post(_ c: SavedChanges, committed: ContinuousClock.Instant = .now) {
         condition.lock()
-        if pending.isEmpty { firstPost = .now }
+        if pending.isEmpty { firstPost = committed }
         pending.append(c)
         let hook = onPost
         condition.signal()

@@ -47,7 +47,8 @@ extension PackedLayout {
     /// The encoded size of values `Entity.checkedRecord` has checked (each of its attribute's
     /// type, collections as their JSON): `encodedSize` without its type checks, which a
     /// write path that has just checked the record would pay twice. `invalidValue` for a
-    /// record too large.
+    /// record too large. Values must be checked: for an entity without text, bytes or
+    /// collections the size is the layout's alone, and debug builds assert it is `encodedSize`.
     package static func checkedSize(_ values: [Value], of entity: Entity) throws -> Int {
         var size = entity.packed.minimumSize
         // Only text, bytes and collections add to the minimum: with none, no value is looked at.

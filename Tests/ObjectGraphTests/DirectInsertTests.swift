@@ -11,18 +11,23 @@ import Testing
 /// transaction usable, and an insert deleted later in the transaction is reported as deleted.
 @Suite("ObjectGraph direct inserts")
 struct DirectInsertTests {
-    static func graph(_ engine: Int, _ dir: URL) throws -> ObjectGraph {
+    /// Runs `body` with a graph over a new store (`engine` 0: SQLite, 1: LMDB) and the
+    /// fixture's users, not yet inserted.
+    static func withGraph(_ engine: Int, _ body: (ObjectGraph, [Record]) throws -> Void) throws {
+        let dir = try TemporaryDirectory("og-direct")
         let options = StoreOptions(durability: .relaxed)
-        return engine == 0 ? ObjectGraph(store: try SQLiteStore(directory: dir, schema: SocialSchema.make(), options: options))
-            : ObjectGraph(store: try LMDBStore(directory: dir, schema: SocialSchema.make(), options: options))
+        let graph = engine == 0 ? ObjectGraph(store: try SQLiteStore(directory: dir.url, schema: SocialSchema.make(), options: options))
+            : ObjectGraph(store: try LMDBStore(directory: dir.url, schema: SocialSchema.make(), options: options))
+        defer { try? graph.close() }
+        try body(graph, try SocialFixture.users(graph.schema))
     }
 
     @Test("observers see direct inserts; a refused one throws at its call; insert-then-delete is a deletion", arguments: [0, 1])
     func insertsAreObservedAndAtomic(_ engine: Int) throws {
-        let dir = try TemporaryDirectory("og-direct")
-        let graph = try Self.graph(engine, dir.url)
-        defer { try? graph.close() }
-        let users = try SocialFixture.users(graph.schema)
+        try Self.withGraph(engine) { graph, users in try insertsAreObservedAndAtomic(graph, users) }
+    }
+
+    private func insertsAreObservedAndAtomic(_ graph: ObjectGraph, _ users: [Record]) throws {
         try graph.write { tx in try tx.insert(contentsOf: users) }
         let watched = try graph.observeResults(try Query("User", format: "id >= 2000", sort: [.asc("id")]))
         #expect(watched.count == 0)
@@ -51,12 +56,15 @@ struct DirectInsertTests {
         #expect(try graph.read { try $0.fetch("User", id: 2003) } == nil)
     }
 
+    /// Guards the order `ObjectGraph.broadcast` relies on: it looks for listening contexts after
+    /// the commit, so one made while the write is open (registered when made) is still told.
+    /// A look moved before the commit, or a broadcast that drops insert-only changes, fails here.
     @Test("a context made during the write, before its commit, is told of its direct inserts", arguments: [0, 1])
     func contextMadeDuringTheWriteIsTold(_ engine: Int) throws {
-        let dir = try TemporaryDirectory("og-direct-late")
-        let graph = try Self.graph(engine, dir.url)
-        defer { try? graph.close() }
-        let users = try SocialFixture.users(graph.schema)
+        try Self.withGraph(engine) { graph, users in try contextMadeDuringTheWriteIsTold(graph, users) }
+    }
+
+    private func contextMadeDuringTheWriteIsTold(_ graph: ObjectGraph, _ users: [Record]) throws {
         var context: ObjectContext?
         var counts: [Int] = []
         var token: ObservationToken?
