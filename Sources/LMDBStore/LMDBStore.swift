@@ -56,7 +56,8 @@ public final class LMDBStore: Repository, @unchecked Sendable {
     private let stateLock = NSLock()
     // Guarded by stateLock, so the runtime's exclusivity tracking is off (it cost about a
     // tenth of a point read).
-    @exclusivity(unchecked) private var idleReads: [LMDBTxn] = []   // reset handles
+    /// Reset read transactions, each with its handle, ready to renew (a read reuses both).
+    @exclusivity(unchecked) private var idleReads: [LMDBTransaction] = []
     @exclusivity(unchecked) private var isClosed = false
     @exclusivity(unchecked) private var writerThread: pthread_t?
     /// How many times the map grew since opening (for tests and reports).
@@ -135,7 +136,7 @@ public final class LMDBStore: Repository, @unchecked Sendable {
         if holdsMap { throw StoreError(.busy, "close() was called inside a read transaction on the same thread") }
         writeLock.lock()
         defer { writeLock.unlock() }
-        let pooled: [LMDBTxn]? = stateLock.withLock {
+        let pooled: [LMDBTransaction]? = stateLock.withLock {
             if isClosed { return nil }
             isClosed = true
             defer { idleReads = [] }
@@ -151,7 +152,7 @@ public final class LMDBStore: Repository, @unchecked Sendable {
             }
             throw StoreError(.busy, "close(): read transactions of other threads stayed open for 60 s; the store is still open")
         }
-        pooled.forEach { $0.abort() }
+        pooled.forEach { $0.txn.abort() }
         if options.durability == .relaxed { env.sync() }
         env.close()
         mapLock.unlock()
@@ -167,20 +168,28 @@ public final class LMDBStore: Repository, @unchecked Sendable {
 
     public func read<T>(_ body: (any ReadTransaction) throws -> T) throws -> T {
         try holdingMap {
-            let txn = try beginRead()
-            defer {
-                txn.reset()
-                let keep = stateLock.withLock { () -> Bool in
-                    if isClosed { return false }
-                    idleReads.append(txn)
-                    return true
-                }
-                if !keep { txn.abort() }
-            }
-            let tx = LMDBTransaction(schema: schema, layout: layout, env: try env.live(), txn: txn, writable: false)
-            defer { tx.isActive = false }
+            var tx = try beginRead()
+            defer { endRead(&tx) }
             return try body(tx)
         }
+    }
+
+    /// Ends a read: resets its handle and pools it for the next read, with the transaction
+    /// object too unless the closure kept a reference to it (that one stays inactive for good).
+    private func endRead(_ tx: inout LMDBTransaction) {
+        tx.isActive = false
+        tx.txn.reset()
+        if !isKnownUniquelyReferenced(&tx) {
+            tx = LMDBTransaction(schema: schema, layout: layout, env: tx.env, txn: tx.txn, writable: false)
+            tx.isActive = false
+        }
+        let pooled = tx
+        let keep = stateLock.withLock { () -> Bool in
+            if isClosed { return false }
+            idleReads.append(pooled)
+            return true
+        }
+        if !keep { pooled.txn.abort() }
     }
 
     /// Runs `body` holding the map lock shared, unless this thread already holds it (a read
@@ -261,22 +270,24 @@ public final class LMDBStore: Repository, @unchecked Sendable {
         mapGrowths += 1
     }
 
-    /// A read transaction: a pooled handle renewed, or a new one.
-    private func beginRead() throws -> LMDBTxn {
-        let idle: LMDBTxn? = try stateLock.withLock {
+    /// A read transaction: a pooled one renewed, or a new one.
+    private func beginRead() throws -> LMDBTransaction {
+        let idle: LMDBTransaction? = try stateLock.withLock {
             if isClosed { throw StoreError(.closed, "the store is closed") }
             return idleReads.popLast()
         }
         if let idle {
             do {
-                _ = try begin { try idle.renew(region: env.region); return idle }
-                return idle
+                _ = try begin { try idle.txn.renew(region: env.region) }
             } catch {
-                idle.abort()
+                idle.txn.abort()
                 throw error
             }
+            idle.isActive = true
+            return idle
         }
-        return try begin { try LMDBTxn(try env.live(), region: env.region, readOnly: true) }
+        let txn = try begin { try LMDBTxn(try env.live(), region: env.region, readOnly: true) }
+        return LMDBTransaction(schema: schema, layout: layout, env: try env.live(), txn: txn, writable: false)
     }
 
     /// Runs a transaction start; when another process grew the map (`MDB_MAP_RESIZED`), adopts
@@ -300,7 +311,7 @@ public final class LMDBStore: Repository, @unchecked Sendable {
 
     private func discardIdleReads() {
         let idle = stateLock.withLock { defer { idleReads = [] }; return idleReads }
-        idle.forEach { $0.abort() }
+        idle.forEach { $0.txn.abort() }
     }
 
     // MARK: Inspection

@@ -234,6 +234,27 @@ struct LMDBStoreTests {
         expectCategory(.closed) { _ = try store.read { _ in 0 } }
     }
 
+    @Test("a read transaction kept past its closure stays closed while later reads reuse the pool")
+    func keptReadTransactionStaysClosed() throws {
+        let dir = try TemporaryDirectory("kept-read")
+        let store = try LMDBStore(directory: dir.url, schema: schema)
+        try store.write { try $0.insert(try schema["Tag"]!.record(["name": "a"])) }
+        var kept: (any ReadTransaction)?
+        try store.read { kept = $0 }
+        for name in ["b", "c"] {
+            // Each later read sees the newest commit, through a pooled or a fresh transaction.
+            #expect(try store.read { try $0.count(Query("Tag")) } == (name == "b" ? 1 : 2))
+            try store.write { try $0.insert(try schema["Tag"]!.record(["name": .string(name)])) }
+            expectCategory(.closed) { _ = try kept!.fetch("Tag", id: "a") }
+            try store.read { tx throws -> Void in
+                #expect(tx as AnyObject !== kept! as AnyObject, "a kept transaction is never handed out again")
+                #expect(try tx.fetch("Tag", id: "a") != nil)
+            }
+        }
+        try store.close()
+        expectCategory(.closed) { _ = try kept!.count(Query("Tag")) }
+    }
+
     @Test("writes inside a read transaction are `unsupported`")
     func writeInRead() throws {
         let dir = try TemporaryDirectory("readonly")

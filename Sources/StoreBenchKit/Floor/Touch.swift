@@ -36,6 +36,11 @@ public enum Touch {
         return h
     }
 
+    /// Every field of an owned record, read in place (no copy of each value).
+    @inlinable public static func row(_ r: Record) -> Int {
+        r.values.withUnsafeBufferPointer { vs in vs.reduce(0) { fold($0, value($1)) } }
+    }
+
     @inlinable public static func records(_ rs: [Record]) -> Int { rs.reduce(0) { $0 &+ row($1) } }
 
     @inlinable public static func value(_ v: Value) -> Int {
