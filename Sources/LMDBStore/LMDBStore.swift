@@ -175,7 +175,8 @@ public final class LMDBStore: Repository, @unchecked Sendable {
     }
 
     /// Ends a read: resets its handle and pools it for the next read, with the transaction
-    /// object too unless the closure kept a reference to it (that one stays inactive for good).
+    /// object too unless the closure kept a strong reference to it (that object stays inactive
+    /// for good). A weak or unowned reference kept past the closure does not stop the reuse.
     private func endRead(_ tx: inout LMDBTransaction) {
         tx.isActive = false
         tx.txn.reset()
@@ -280,7 +281,8 @@ public final class LMDBStore: Repository, @unchecked Sendable {
             do {
                 _ = try begin { try idle.txn.renew(region: env.region) }
             } catch {
-                idle.txn.abort()
+                // Adopting a new map size lets go of the map lock: the store may have closed.
+                if (try? env.live()) == nil { idle.txn.abandon() } else { idle.txn.abort() }
                 throw error
             }
             idle.isActive = true
@@ -303,6 +305,9 @@ public final class LMDBStore: Repository, @unchecked Sendable {
             defer { mapLock.lockShared() }
             guard mapLock.lockExclusive(timeout: 30) else { throw e }
             defer { mapLock.unlock() }
+            try stateLock.withLock {
+                if isClosed { throw StoreError(.closed, "the store was closed while a transaction waited to adopt the map's new size") }
+            }
             discardIdleReads()
             try env.setMapSize(0)
         }

@@ -47,6 +47,10 @@ final class LMDBTxn {
         handle = nil
     }
 
+    /// Forgets the handle without freeing it, for a reset read handle whose environment has
+    /// closed: `mdb_txn_abort` would read the freed environment. A few bytes leak instead.
+    func abandon() { handle = nil }
+
     /// Read handles only: releases the snapshot but keeps the handle for `renew`.
     func reset() {
         if let h = handle { mdb_txn_reset(h) }

@@ -1,5 +1,7 @@
 /// Reads inside one consistent snapshot. Handed to the closure of `Repository.read` (and,
 /// as a `WriteTransaction`, of `Repository.write`); never use it after the closure returns.
+/// A backend may hand the same object to a later read (LMDBStore does, unless a strong
+/// reference to it was kept), so a weak or unowned one kept past the closure may see that read.
 ///
 /// Not thread-safe: use a transaction only on the thread that runs its closure.
 public protocol ReadTransaction {

@@ -234,11 +234,14 @@ struct LMDBStoreTests {
         expectCategory(.closed) { _ = try store.read { _ in 0 } }
     }
 
-    @Test("a read transaction kept past its closure stays closed while later reads reuse the pool")
+    @Test("read transactions are reused, except one kept past its closure: that one stays closed")
     func keptReadTransactionStaysClosed() throws {
         let dir = try TemporaryDirectory("kept-read")
         let store = try LMDBStore(directory: dir.url, schema: schema)
         try store.write { try $0.insert(try schema["Tag"]!.record(["name": "a"])) }
+        // Reads that keep nothing reuse one transaction object (the pool's point).
+        let first = try store.read { ObjectIdentifier($0 as AnyObject) }
+        #expect(try store.read { ObjectIdentifier($0 as AnyObject) } == first, "a read that kept nothing gives its object back")
         var kept: (any ReadTransaction)?
         try store.read { kept = $0 }
         for name in ["b", "c"] {

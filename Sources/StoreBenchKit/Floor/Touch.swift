@@ -38,7 +38,8 @@ public enum Touch {
 
     /// Every field of an owned record, read in place (no copy of each value).
     @inlinable public static func row(_ r: Record) -> Int {
-        r.values.withUnsafeBufferPointer { vs in vs.reduce(0) { fold($0, value($1)) } }
+        assert(r.values.count == r.entity.attributes.count, "a \(r.entity.name) record with \(r.values.count) values")
+        return r.values.withUnsafeBufferPointer { vs in vs.reduce(0) { fold($0, value($1)) } }
     }
 
     @inlinable public static func records(_ rs: [Record]) -> Int { rs.reduce(0) { $0 &+ row($1) } }
