@@ -56,7 +56,8 @@ public final class LMDBStore: Repository, @unchecked Sendable {
     private let stateLock = NSLock()
     // Guarded by stateLock, so the runtime's exclusivity tracking is off (it cost about a
     // tenth of a point read).
-    /// Reset read transactions, each with its handle, ready to renew (a read reuses both).
+    /// Reset read transactions, each with its handle, ready to renew (a read reuses both and
+    /// marks the object active again).
     @exclusivity(unchecked) private var idleReads: [LMDBTransaction] = []
     @exclusivity(unchecked) private var isClosed = false
     @exclusivity(unchecked) private var writerThread: pthread_t?
@@ -180,10 +181,7 @@ public final class LMDBStore: Repository, @unchecked Sendable {
     private func endRead(_ tx: inout LMDBTransaction) {
         tx.isActive = false
         tx.txn.reset()
-        if !isKnownUniquelyReferenced(&tx) {
-            tx = LMDBTransaction(schema: schema, layout: layout, env: tx.env, txn: tx.txn, writable: false)
-            tx.isActive = false
-        }
+        if !isKnownUniquelyReferenced(&tx) { tx = readTransaction(tx.txn, env: tx.env) }
         let pooled = tx
         let keep = stateLock.withLock { () -> Bool in
             if isClosed { return false }
@@ -281,7 +279,8 @@ public final class LMDBStore: Repository, @unchecked Sendable {
             do {
                 _ = try begin { try idle.txn.renew(region: env.region) }
             } catch {
-                // Adopting a new map size lets go of the map lock: the store may have closed.
+                // Adopting a new map size lets go of the map lock: the store may have closed
+                // meanwhile (`setMapSize` then throws `closed`), freeing the environment.
                 if (try? env.live()) == nil { idle.txn.abandon() } else { idle.txn.abort() }
                 throw error
             }
@@ -289,7 +288,12 @@ public final class LMDBStore: Repository, @unchecked Sendable {
             return idle
         }
         let txn = try begin { try LMDBTxn(try env.live(), region: env.region, readOnly: true) }
-        return LMDBTransaction(schema: schema, layout: layout, env: try env.live(), txn: txn, writable: false)
+        return readTransaction(txn, env: try env.live())
+    }
+
+    /// A read transaction object over a read handle (active until its read ends).
+    private func readTransaction(_ txn: LMDBTxn, env: OpaquePointer) -> LMDBTransaction {
+        LMDBTransaction(schema: schema, layout: layout, env: env, txn: txn, writable: false)
     }
 
     /// Runs a transaction start; when another process grew the map (`MDB_MAP_RESIZED`), adopts
@@ -305,9 +309,6 @@ public final class LMDBStore: Repository, @unchecked Sendable {
             defer { mapLock.lockShared() }
             guard mapLock.lockExclusive(timeout: 30) else { throw e }
             defer { mapLock.unlock() }
-            try stateLock.withLock {
-                if isClosed { throw StoreError(.closed, "the store was closed while a transaction waited to adopt the map's new size") }
-            }
             discardIdleReads()
             try env.setMapSize(0)
         }
