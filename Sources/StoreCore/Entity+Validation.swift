@@ -104,6 +104,8 @@ extension Entity {
         // Values already in stored form (the common case) are checked in place, never copied.
         var out: Record?
         for i in r.values.indices {
+            // An int64, bool, date or uuid given for its own type needs no look at the attribute.
+            if r.values[i].plainCase == plainCases[i] { continue }
             if let v = try converted(r.values[i], forOrdinal: i) {
                 if out == nil { out = r }
                 out!.values[i] = v

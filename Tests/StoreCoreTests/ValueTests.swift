@@ -46,4 +46,35 @@ struct ValueTests {
         #expect(throws: StoreError.self) { try t.checkedChanges(["k": "new"]) }
         #expect(throws: StoreError.self) { try t.record(["zzz": 1]) }
     }
+    /// `checkedRecord` skips its per-attribute look for a value whose case alone makes it valid;
+    /// every other value goes through `checkedValue`. Whatever the path, a record's values must
+    /// come out (or fail) exactly as `checkedValue` takes each one alone.
+    @Test("a record is checked as each of its values alone, for every type and value case")
+    func checkedRecordAgreesWithCheckedValue() throws {
+        let samples: [Value] = [nil, 7, .double(2.5), .double(.nan), true, "x", .date(Date(timeIntervalSince1970: 9)),
+                                .uuid(UUID()), .bytes([1, 2]), .list([1]), .map(["a": 1])]
+        var attributes = [Attribute("k", .int64)]
+        for t in AttributeType.allCases {
+            attributes.append(Attribute("r\(t)", t))
+            attributes.append(Attribute("o\(t)", t, optional: true))
+            attributes.append(Attribute("l\(t)", t, optional: true, collection: .list))
+        }
+        let e = try Schema(version: 1, entities: [EntityDescription("T", primaryKey: "k", attributes: attributes)])["T"]!
+        let valid = try (0..<attributes.count).map { o in
+            try samples.first { v in (try? e.checkedValue(v, forOrdinal: o)) != nil }.map { try e.checkedValue($0, forOrdinal: o) }!
+        }
+        for o in 1..<attributes.count {
+            for v in samples {
+                var values = valid
+                values[o] = v
+                let alone = Result { try e.checkedValue(v, forOrdinal: o) }
+                let whole = Result { try e.checkedRecord(Record(e, values: values)).values[o] }
+                switch (alone, whole) {
+                case (.success(let a), .success(let w)): #expect(a == w || (a.doubleValue?.isNaN == true && w.doubleValue?.isNaN == true), "\(attributes[o].name) \(v)")
+                case (.failure(let a as StoreError), .failure(let w as StoreError)): #expect(a.category == w.category, "\(attributes[o].name) \(v)")
+                default: Issue.record("\(attributes[o].name) \(v): alone \(alone), in a record \(whole)")
+                }
+            }
+        }
+    }
 }
