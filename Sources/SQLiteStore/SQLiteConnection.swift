@@ -10,7 +10,9 @@ final class SQLiteConnection {
     private(set) var handle: OpaquePointer?
     let path: String
     private var statements: [String: SQLiteStatement] = [:]
-    private var slots: [SQLiteStatement?] = []
+    // Read on every statement run; a connection is used by one thread at a time, so the
+    // runtime's access tracking is switched off for it.
+    @exclusivity(unchecked) private var slots: [SQLiteStatement?] = []
 
     /// How a connection opens its file.
     enum Access {

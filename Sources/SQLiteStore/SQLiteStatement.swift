@@ -37,7 +37,15 @@ final class SQLiteStatement {
     /// Binds values to parameters 1...n.
     @inline(__always)
     func bind(_ values: [Value]) throws {
-        for (i, v) in values.enumerated() { try bind(v, at: Int32(i + 1)) }
+        for i in values.indices {
+            // An integer bound without the general switch, which copies the value first.
+            if let n = values[i].int64Value {
+                let rc = sqlite3_bind_int64(handle, Int32(truncatingIfNeeded: i &+ 1), n)
+                guard rc == SQLITE_OK else { throw SQLiteError.make(rc, db: connection.handle, sql: sql) }
+            } else {
+                try bind(values[i], at: Int32(truncatingIfNeeded: i &+ 1))
+            }
+        }
     }
 
     @inline(__always)

@@ -94,7 +94,11 @@ extension Entity {
     }
 
     /// Checks a whole record for this entity and returns it in stored form.
-    public func checkedRecord(_ r: Record) throws -> Record {
+    public func checkedRecord(_ r: Record) throws -> Record { try convertedRecord(r) ?? r }
+
+    /// Checks a whole record as `checkedRecord` does; returns `nil` when every value is
+    /// already in stored form (the common case), so a caller keeps using `r` and copies nothing.
+    public func convertedRecord(_ r: Record) throws -> Record? {
         guard r.entity == self else {
             throw StoreError(.invalidValue, "record of entity '\(r.entity.name)' given where '\(name)' is expected")
         }
@@ -111,7 +115,7 @@ extension Entity {
                 out!.values[i] = v
             }
         }
-        return out ?? r
+        return out
     }
 
     /// Checks a primary-key value for look-ups; returns it in stored form.

@@ -22,8 +22,9 @@ public final class SQLTransaction: WriteTransaction {
     /// The driver's connection, inside the transaction it began.
     public let db: any SQLExecutor
     public let isWritable: Bool
-    /// `false` once the driver called `end()`: later calls throw `closed`.
-    public private(set) var isActive = true
+    /// `false` once the driver called `end()`: later calls throw `closed`. Read by every
+    /// call; a transaction belongs to one thread, so the runtime's access tracking is off.
+    @exclusivity(unchecked) public private(set) var isActive = true
     /// The embedded records this transaction touched (see `checkEmbeddedOwners`).
     var embedded = EmbeddedOwnership()
 
@@ -159,7 +160,11 @@ public final class SQLTransaction: WriteTransaction {
 
     public func insert(_ record: Record) throws {
         let e = try entity(record.entity, forWrite: true)
-        let r = try e.checkedRecord(record)
+        if let converted = try e.convertedRecord(record) { try insert(e, converted) } else { try insert(e, record) }
+    }
+
+    /// Inserts a record `e.convertedRecord` has checked.
+    private func insert(_ e: Entity, _ r: Record) throws {
         try db.writeRecord(mapping.sql(e).insert, r.values)
         if e.isEmbedded { embedded.note(e, r.id) }
     }
