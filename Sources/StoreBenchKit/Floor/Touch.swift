@@ -44,7 +44,9 @@ public enum Touch {
 
     @inlinable public static func records(_ rs: [Record]) -> Int { rs.reduce(0) { $0 &+ row($1) } }
 
-    @inlinable public static func value(_ v: Value) -> Int {
+    /// One value's contribution. Not recursive itself (a list's elements are folded by
+    /// `collection`), so it inlines into a row's loop.
+    @inlinable @inline(__always) public static func value(_ v: Value) -> Int {
         switch v {
         case .null: null
         case .int64(let x): int(x)
@@ -54,8 +56,16 @@ public enum Touch {
         case .date(let d): date(d)
         case .uuid(let u): uuid(u)
         case .bytes(let b): b.count
+        case .list, .map: collection(v)
+        }
+    }
+
+    /// A list's elements folded in order; a map by its entry count.
+    @usableFromInline static func collection(_ v: Value) -> Int {
+        switch v {
         case .list(let xs): xs.reduce(0) { fold($0, value($1)) }
         case .map(let m): m.count
+        default: value(v)
         }
     }
 
