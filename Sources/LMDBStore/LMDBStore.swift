@@ -200,7 +200,9 @@ public final class LMDBStore: Repository, @unchecked Sendable {
         if outermost { mapLock.lockShared() }
         held.stores.append(me)   // once per level: the depth is the count
         defer {
-            held.stores.remove(at: held.stores.lastIndex(of: me)!)
+            // Nested levels on one thread end innermost first, so the last entry is this one.
+            let last = held.stores.removeLast()
+            assert(last == me, "map levels ended out of order")
             if outermost { mapLock.unlock() }
         }
         return try body()

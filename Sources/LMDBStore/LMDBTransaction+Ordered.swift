@@ -16,7 +16,7 @@ extension LMDBTransaction {
         let dbi = layout.orders[e.index][position]!
         let members = try orderedKeys(dbi, key)
         guard try OrderedLinks.checkMove(e.name, r.name, from: from, to: to, count: members.count) else { return }
-        try noteMapFull { try txn.put(dbi, key, LMDBOrder.encode(OrderedLinks.moving(members, from: from, to: to))) }
+        _ = try noteMapFull { try txn.put(dbi, key, LMDBOrder.encode(OrderedLinks.moving(members, from: from, to: to))) }
     }
 
     /// The member keys of `owner`'s list, in order (empty without links).

@@ -100,6 +100,12 @@ public struct PackedRow: RowView {
     func variable(_ ordinal: Int, _ kind: UInt8) -> UnsafeRawBufferPointer? {
         let s = slot(ordinal)
         guard s.kind == kind, !isNull(at: ordinal) else { return nil }
+        return variable(s)
+    }
+
+    /// The bytes of the variable attribute in slot `s` (not null).
+    @inlinable @inline(__always)
+    func variable(_ s: PackedLayout.Slot) -> UnsafeRawBufferPointer {
         let end = Int(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: Int(s.offset), as: UInt32.self)))
         let start = s.startEntry < 0 ? variableStart
             : Int(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: Int(s.startEntry), as: UInt32.self)))
@@ -162,18 +168,24 @@ public struct PackedRow: RowView {
         return CollectionCoding.decode(b, as: kind, of: a.type) ?? .null
     }
 
+    /// The value at `ordinal`: its slot looked up once and read by its kind (the typed
+    /// accessors would each look it up and check the kind and the null bit again).
     @inlinable
     public subscript(_ ordinal: Int) -> Value {
         if isNull(at: ordinal) { return .null }
-        switch slot(ordinal).kind {
-        case PackedLayout.int64Kind: return int64(at: ordinal).map(Value.int64) ?? .null
-        case PackedLayout.doubleKind: return double(at: ordinal).map(Value.double) ?? .null
-        case PackedLayout.boolKind: return bool(at: ordinal).map(Value.bool) ?? .null
-        case PackedLayout.stringKind: return string(at: ordinal).map(Value.string) ?? .null
-        case PackedLayout.dateKind: return date(at: ordinal).map(Value.date) ?? .null
+        let s = slot(ordinal)
+        @inline(__always) func word() -> UInt64 {
+            UInt64(littleEndian: base.loadUnaligned(fromByteOffset: Int(s.offset), as: UInt64.self))
+        }
+        switch s.kind {
+        case PackedLayout.int64Kind: return .int64(Int64(bitPattern: word()))
+        case PackedLayout.doubleKind: return .double(Double(bitPattern: word()))
+        case PackedLayout.boolKind: return .bool(base.load(fromByteOffset: Int(s.offset), as: UInt8.self) != 0)
+        case PackedLayout.stringKind: return .string(String(decoding: variable(s), as: UTF8.self))
+        case PackedLayout.dateKind: return .date(Date(timeIntervalSince1970: Double(bitPattern: word())))
         case PackedLayout.uuidKind: return uuid(at: ordinal).map(Value.uuid) ?? .null
         case PackedLayout.collectionKind: return collection(at: ordinal)
-        default: return bytes(at: ordinal).map(Value.bytes) ?? .null
+        default: return .bytes(Array(variable(s)))
         }
     }
 }
