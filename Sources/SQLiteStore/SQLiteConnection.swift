@@ -10,8 +10,8 @@ final class SQLiteConnection {
     private(set) var handle: OpaquePointer?
     let path: String
     private var statements: [String: SQLiteStatement] = [:]
-    // Read on every statement run; a connection is used by one thread at a time, so the
-    // runtime's access tracking is switched off for it.
+    // Read on every statement run, never while another access to it is open: the runtime's
+    // check for overlapping accesses is off.
     @exclusivity(unchecked) private var slots: [SQLiteStatement?] = []
 
     /// How a connection opens its file.

@@ -22,7 +22,7 @@ public final class Entity: Sendable {
     public let isEmbedded: Bool
     /// Per attribute, the `Value.plainCase` of a value stored as given with no check beyond its
     /// case (an int64, bool, date or uuid of its own type), or `Value.notPlain` (see
-    /// `checkedRecord`'s fast path).
+    /// `convertedRecord`'s fast path).
     let plainCases: [UInt8]
     private let ordinals: [String: Int]
     private let relationshipPositions: [String: Int]

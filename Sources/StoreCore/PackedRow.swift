@@ -168,8 +168,9 @@ public struct PackedRow: RowView {
         return CollectionCoding.decode(b, as: kind, of: a.type) ?? .null
     }
 
-    /// The value at `ordinal`: its slot looked up once and read by its kind (the typed
-    /// accessors would each look it up and check the kind and the null bit again).
+    /// The value at `ordinal`, read by its slot's kind: fixed-width kinds, text and bytes are
+    /// read from the slot looked up here (the typed accessors would look it up and check the
+    /// kind and the null bit again); a uuid and a collection through their accessors.
     @inlinable
     public subscript(_ ordinal: Int) -> Value {
         if isNull(at: ordinal) { return .null }
@@ -185,7 +186,8 @@ public struct PackedRow: RowView {
         case PackedLayout.dateKind: return .date(Date(timeIntervalSince1970: Double(bitPattern: word())))
         case PackedLayout.uuidKind: return uuid(at: ordinal).map(Value.uuid) ?? .null
         case PackedLayout.collectionKind: return collection(at: ordinal)
-        default: return .bytes(Array(variable(s)))
+        case PackedLayout.bytesKind: return .bytes(Array(variable(s)))
+        default: return .null
         }
     }
 }

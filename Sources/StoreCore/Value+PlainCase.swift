@@ -4,7 +4,7 @@ extension Value {
 
     /// A byte naming the case of a value that is stored as given whenever its attribute has the
     /// case's own type (an int64, bool, date or uuid); `notPlain - 1` for any other value, so
-    /// it never equals `plainCase(of:)` of a type. What `Entity.checkedRecord` compares first.
+    /// it never equals `plainCase(of:)` of a type. What `Entity.convertedRecord` compares first.
     @inline(__always)
     var plainCase: UInt8 {
         switch self {

@@ -23,7 +23,8 @@ public final class SQLTransaction: WriteTransaction {
     public let db: any SQLExecutor
     public let isWritable: Bool
     /// `false` once the driver called `end()`: later calls throw `closed`. Read by every
-    /// call; a transaction belongs to one thread, so the runtime's access tracking is off.
+    /// call, never while another access to it is open, so the runtime's check for
+    /// overlapping accesses is off.
     @exclusivity(unchecked) public private(set) var isActive = true
     /// The embedded records this transaction touched (see `checkEmbeddedOwners`).
     var embedded = EmbeddedOwnership()

@@ -49,21 +49,27 @@ struct ValueTests {
     /// `checkedRecord` skips its per-attribute look for a value whose case alone makes it valid;
     /// every other value goes through `checkedValue`. Whatever the path, a record's values must
     /// come out (or fail) exactly as `checkedValue` takes each one alone.
-    @Test("a record is checked as each of its values alone, for every type and value case")
+    @Test("a record is checked as each of its values alone, for every type, collection and value case")
     func checkedRecordAgreesWithCheckedValue() throws {
+        // Values over the key and value limits: a fast path that took text or bytes as plain
+        // would let them through.
         let samples: [Value] = [nil, 7, .double(2.5), .double(.nan), true, "x", .date(Date(timeIntervalSince1970: 9)),
-                                .uuid(UUID()), .bytes([1, 2]), .list([1]), .map(["a": 1])]
-        var attributes = [Attribute("k", .int64)]
+                                .uuid(UUID()), .string(UUID().uuidString), .bytes([1, 2]), .list([1]), .map(["a": 1]),
+                                .string(String(repeating: "k", count: Limits.maxKeyBytes + 1)),
+                                .string(String(repeating: "v", count: Limits.maxValueBytes + 1)),
+                                .bytes(Array(repeating: 0, count: Limits.maxValueBytes + 1))]
+        var attributes = [Attribute("k", .string)]   // a text key: its length limit is checked too
         for t in AttributeType.allCases {
             attributes.append(Attribute("r\(t)", t))
             attributes.append(Attribute("o\(t)", t, optional: true))
             attributes.append(Attribute("l\(t)", t, optional: true, collection: .list))
+            attributes.append(Attribute("m\(t)", t, optional: true, collection: .map))
         }
         let e = try Schema(version: 1, entities: [EntityDescription("T", primaryKey: "k", attributes: attributes)])["T"]!
         let valid = try (0..<attributes.count).map { o in
             try samples.first { v in (try? e.checkedValue(v, forOrdinal: o)) != nil }.map { try e.checkedValue($0, forOrdinal: o) }!
         }
-        for o in 1..<attributes.count {
+        for o in 0..<attributes.count {
             for v in samples {
                 var values = valid
                 values[o] = v
