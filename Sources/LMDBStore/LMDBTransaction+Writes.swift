@@ -7,13 +7,10 @@ import StoreCore
 extension LMDBTransaction {
     func insert(_ record: Record) throws {
         let e = try entity(record.entity, forWrite: true)
-        if let converted = try e.convertedRecord(record) { try insert(e, converted) } else { try insert(e, record) }
-    }
-
-    /// Inserts a record `e.convertedRecord` has checked.
-    private func insert(_ e: Entity, _ r: Record) throws {
-        try noteMapFull { try insertChecked(e, r) }
-        if e.isEmbedded { embedded.note(e, r.id) }
+        try e.withCheckedRecord(record) { r in
+            try noteMapFull { try insertChecked(e, r) }
+            if e.isEmbedded { embedded.note(e, r.id) }
+        }
     }
 
     func upsert(_ record: Record) throws {

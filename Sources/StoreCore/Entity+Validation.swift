@@ -96,6 +96,14 @@ extension Entity {
     /// Checks a whole record for this entity and returns it in stored form.
     public func checkedRecord(_ r: Record) throws -> Record { try convertedRecord(r) ?? r }
 
+    /// Runs `body` with `r` checked and in stored form: `r` itself when every value already is
+    /// (the common case: no copy), else its converted copy. How a backend's insert checks.
+    @inlinable
+    public func withCheckedRecord<T>(_ r: Record, _ body: (Record) throws -> T) throws -> T {
+        if let converted = try convertedRecord(r) { return try body(converted) }
+        return try body(r)
+    }
+
     /// Checks a whole record as `checkedRecord` does; returns `nil` when every value is
     /// already in stored form (the common case), so a caller keeps using `r` and copies nothing.
     public func convertedRecord(_ r: Record) throws -> Record? {
@@ -108,8 +116,10 @@ extension Entity {
         // Values already in stored form (the common case) are checked in place, never copied.
         var out: Record?
         for i in r.values.indices {
-            // An int64, bool, date or uuid given for its own type needs no look at the attribute.
-            if r.values[i].plainCase == plainCases[i] { continue }
+            // An int64, bool, date or uuid given for its own stored type needs no other look at
+            // the attribute (a list or map is stored as text, which is checked).
+            let t = attributeTypes[i]
+            if t.isStoredAsGiven, r.values[i].naturalType == t { continue }
             if let v = try converted(r.values[i], forOrdinal: i) {
                 if out == nil { out = r }
                 out!.values[i] = v

@@ -20,10 +20,6 @@ public final class Entity: Sendable {
     public let relationships: [Relationship]
     /// Whether records of this entity live only inside one owner (`EntityDescription.isEmbedded`).
     public let isEmbedded: Bool
-    /// Per attribute, the `Value.plainCase` of a value stored as given with no check beyond its
-    /// case (an int64, bool, date or uuid of its own type), or `Value.notPlain` (see
-    /// `convertedRecord`'s fast path).
-    let plainCases: [UInt8]
     private let ordinals: [String: Int]
     private let relationshipPositions: [String: Int]
 
@@ -38,7 +34,6 @@ public final class Entity: Sendable {
         indexes = d.indexes
         relationships = d.relationships
         isEmbedded = d.isEmbedded
-        plainCases = d.attributes.map { $0.collection == nil ? Value.plainCase(of: $0.type) : Value.notPlain }
         ordinals = Dictionary(d.attributes.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
         relationshipPositions = Dictionary(d.relationships.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
         primaryKeyOrdinal = ordinals[d.primaryKey] ?? 0

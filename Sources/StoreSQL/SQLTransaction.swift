@@ -161,13 +161,10 @@ public final class SQLTransaction: WriteTransaction {
 
     public func insert(_ record: Record) throws {
         let e = try entity(record.entity, forWrite: true)
-        if let converted = try e.convertedRecord(record) { try insert(e, converted) } else { try insert(e, record) }
-    }
-
-    /// Inserts a record `e.convertedRecord` has checked.
-    private func insert(_ e: Entity, _ r: Record) throws {
-        try db.writeRecord(mapping.sql(e).insert, r.values)
-        if e.isEmbedded { embedded.note(e, r.id) }
+        try e.withCheckedRecord(record) { r in
+            try db.writeRecord(mapping.sql(e).insert, r.values)
+            if e.isEmbedded { embedded.note(e, r.id) }
+        }
     }
 
     public func upsert(_ record: Record) throws {

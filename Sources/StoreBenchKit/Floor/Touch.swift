@@ -45,7 +45,7 @@ public enum Touch {
     @inlinable public static func records(_ rs: [Record]) -> Int { rs.reduce(0) { $0 &+ row($1) } }
 
     /// One value's contribution. Not recursive itself (a list's elements are folded by
-    /// `collection`), so it inlines into a row's loop.
+    /// `list`), so it inlines into a row's loop.
     @inlinable @inline(__always) public static func value(_ v: Value) -> Int {
         switch v {
         case .null: null
@@ -56,18 +56,13 @@ public enum Touch {
         case .date(let d): date(d)
         case .uuid(let u): uuid(u)
         case .bytes(let b): b.count
-        case .list, .map: collection(v)
+        case .list(let xs): list(xs)
+        case .map(let m): m.count
         }
     }
 
-    /// A list's elements folded in order; a map by its entry count.
-    @usableFromInline static func collection(_ v: Value) -> Int {
-        switch v {
-        case .list(let xs): xs.reduce(0) { fold($0, value($1)) }
-        case .map(let m): m.count
-        default: value(v)
-        }
-    }
+    /// A list's elements folded in order.
+    @usableFromInline static func list(_ xs: [Value]) -> Int { xs.reduce(0) { fold($0, value($1)) } }
 
     /// The row value of a 10-integer row whose `int64(at:)` gives column `i` (0 is the id).
     @inlinable @inline(__always) public static func intRow(_ column: (Int) -> Int64?) -> Int {

@@ -56,17 +56,12 @@ enum CRUDWorkloads {
                 body: { repo, input, timer in
                     let (keys, size) = input
                     var sink = 0
-                    // Returns its fold rather than adding to `sink`: a local function that
-                    // captured the variable would box it and check each access at run time,
-                    // a cost the floor's loop does not pay.
-                    func read(_ tx: any ReadTransaction, _ k: Int64) throws -> Int {
-                        guard let r = try tx.fetch("Post", id: .int64(k)) else { throw BenchError("post \(k) is missing") }
-                        return Touch.row(r)
-                    }
                     if !batched {
-                        try timer.each(keys.count) { i in sink &+= try repo.read { tx in try read(tx, keys[i]) } }
+                        try timer.each(keys.count) { i in sink &+= try repo.readByKey("Post", keys[i]) }
                     } else {
-                        try timer.batches(keys.count, of: size) { r in try repo.read { tx in for i in r { sink &+= try read(tx, keys[i]) } } }
+                        try timer.batches(keys.count, of: size) { r in
+                            try repo.read { tx in for i in r { sink &+= try tx.touchByKey("Post", keys[i]) } }
+                        }
                     }
                     return sink
                 },
@@ -89,10 +84,7 @@ enum CRUDWorkloads {
                     try repo.read { tx in
                         for _ in 0..<rounds {
                             try timer.unit(operations: hot.count) {
-                                for k in hot {
-                                    guard let r = try tx.fetch("Post", id: .int64(k)) else { throw BenchError("post \(k) is missing") }
-                                    sink &+= Touch.row(r)
-                                }
+                                for k in hot { sink &+= try tx.touchByKey("Post", k) }
                             }
                         }
                     }
