@@ -32,12 +32,24 @@ public final class PackedLayout: Sendable {
     struct Slot: Sendable {
         /// `AttributeType`'s case as a byte, so the readers compare one byte.
         @usableFromInline let kind: UInt8
+        /// The attribute's bit in the null bitmap, and the record offset of the bitmap byte
+        /// holding it: a null test is one load and one mask.
+        @usableFromInline let nullMask: UInt8
+        @usableFromInline let nullByte: UInt16
         /// Fixed attributes: the slot's offset. Variable ones: the offset of the table entry
         /// holding where the bytes end.
         @usableFromInline let offset: Int32
         /// Variable ones: the offset of the previous table entry (where the bytes start), or
         /// -1 for the first variable attribute, whose bytes start at `variableStart`.
         @usableFromInline let startEntry: Int32
+
+        init(kind: UInt8, ordinal: Int, offset: Int, startEntry: Int) {
+            self.kind = kind
+            nullMask = 1 << UInt8(ordinal & 7)
+            nullByte = UInt16(PackedLayout.headerSize + ordinal >> 3)
+            self.offset = Int32(offset)
+            self.startEntry = Int32(startEntry)
+        }
     }
 
     @usableFromInline let slots: [Slot]
@@ -95,14 +107,14 @@ public final class PackedLayout: Sendable {
         for (k, t) in types.enumerated() {
             if collections.contains(k) {
                 let entry = tableOffset + 4 * nextVariable
-                slots.append(Slot(kind: Self.collectionKind, offset: Int32(entry), startEntry: nextVariable == 0 ? -1 : Int32(entry - 4)))
+                slots.append(Slot(kind: Self.collectionKind, ordinal: k, offset: entry, startEntry: nextVariable == 0 ? -1 : entry - 4))
                 nextVariable += 1
             } else if let w = Self.width(t) {
-                slots.append(Slot(kind: Self.kind(t), offset: Int32(nextFixed), startEntry: -1))
+                slots.append(Slot(kind: Self.kind(t), ordinal: k, offset: nextFixed, startEntry: -1))
                 nextFixed += w
             } else {
                 let entry = tableOffset + 4 * nextVariable
-                slots.append(Slot(kind: Self.kind(t), offset: Int32(entry), startEntry: nextVariable == 0 ? -1 : Int32(entry - 4)))
+                slots.append(Slot(kind: Self.kind(t), ordinal: k, offset: entry, startEntry: nextVariable == 0 ? -1 : entry - 4))
                 nextVariable += 1
             }
         }

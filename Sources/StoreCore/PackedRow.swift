@@ -87,11 +87,17 @@ public struct PackedRow: RowView {
         return (byte >> UInt8(truncatingIfNeeded: ordinal & 7)) & 1 != 0
     }
 
+    /// Whether the attribute in slot `s` is null.
+    @inlinable @inline(__always)
+    func isNull(_ s: PackedLayout.Slot) -> Bool {
+        base.load(fromByteOffset: Int(s.nullByte), as: UInt8.self) & s.nullMask != 0
+    }
+
     /// The 8 bytes of a fixed slot of `kind`, or `nil` when null or of another kind.
     @inlinable @inline(__always)
     func word(_ ordinal: Int, _ kind: UInt8) -> UInt64? {
         let s = slot(ordinal)
-        guard s.kind == kind, !isNull(at: ordinal) else { return nil }
+        guard s.kind == kind, !isNull(s) else { return nil }
         return UInt64(littleEndian: base.loadUnaligned(fromByteOffset: Int(s.offset), as: UInt64.self))
     }
 
@@ -99,7 +105,7 @@ public struct PackedRow: RowView {
     @inlinable @inline(__always)
     func variable(_ ordinal: Int, _ kind: UInt8) -> UnsafeRawBufferPointer? {
         let s = slot(ordinal)
-        guard s.kind == kind, !isNull(at: ordinal) else { return nil }
+        guard s.kind == kind, !isNull(s) else { return nil }
         return variable(s)
     }
 
@@ -125,7 +131,7 @@ public struct PackedRow: RowView {
     @inlinable
     public func bool(at ordinal: Int) -> Bool? {
         let s = slot(ordinal)
-        guard s.kind == PackedLayout.boolKind, !isNull(at: ordinal) else { return nil }
+        guard s.kind == PackedLayout.boolKind, !isNull(s) else { return nil }
         return base.load(fromByteOffset: Int(s.offset), as: UInt8.self) != 0
     }
 
@@ -137,7 +143,7 @@ public struct PackedRow: RowView {
     @inlinable
     public func uuid(at ordinal: Int) -> UUID? {
         let s = slot(ordinal)
-        guard s.kind == PackedLayout.uuidKind, !isNull(at: ordinal) else { return nil }
+        guard s.kind == PackedLayout.uuidKind, !isNull(s) else { return nil }
         var u: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         withUnsafeMutableBytes(of: &u) { $0.copyMemory(from: UnsafeRawBufferPointer(start: base + Int(s.offset), count: 16)) }
         return UUID(uuid: u)
@@ -173,8 +179,8 @@ public struct PackedRow: RowView {
     /// kind and the null bit again); a uuid and a collection through their accessors.
     @inlinable
     public subscript(_ ordinal: Int) -> Value {
-        if isNull(at: ordinal) { return .null }
         let s = slot(ordinal)
+        if isNull(s) { return .null }
         @inline(__always) func word() -> UInt64 {
             UInt64(littleEndian: base.loadUnaligned(fromByteOffset: Int(s.offset), as: UInt64.self))
         }
