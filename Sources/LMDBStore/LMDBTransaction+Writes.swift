@@ -227,7 +227,13 @@ extension LMDBTransaction {
     /// space LMDB reserves for it. False when `flags` hold `MDB_NOOVERWRITE` and the key exists.
     @inline(__always)
     private func putRecord(_ e: Entity, _ key: UnsafeRawBufferPointer, _ values: [Value], flags: Int32 = 0) throws -> Bool {
-        let values = e.hasCollections ? e.encodedCollections(values) : values
+        // Two calls, not `let v = hasCollections ? encoded : values`: that copy retains the array.
+        if e.hasCollections { return try putPacked(e, key, e.encodedCollections(values), flags) }
+        return try putPacked(e, key, values, flags)
+    }
+
+    @inline(__always)
+    private func putPacked(_ e: Entity, _ key: UnsafeRawBufferPointer, _ values: [Value], _ flags: Int32) throws -> Bool {
         let size = try PackedLayout.checkedSize(values, of: e)
         guard let space = try txn.reserve(layout.primary[e.index], key, size: size, flags: flags) else { return false }
         PackedLayout.write(values, of: e, schemaVersion: recordVersion(e), into: space)
