@@ -80,8 +80,7 @@ extension PackedLayout {
                 let at = Int(s.offset)
                 switch values[k] {
                 case .null:
-                    p.storeBytes(of: p.load(fromByteOffset: headerSize &+ k >> 3, as: UInt8.self) | 1 << UInt8(k & 7),
-                                 toByteOffset: headerSize &+ k >> 3, as: UInt8.self)
+                    setNull(p, s)
                     switch s.kind {
                     case stringKind, bytesKind:   // an empty range: it ends where the previous one did
                         p.storeBytes(of: UInt32(truncatingIfNeeded: next).littleEndian, toByteOffset: at, as: UInt32.self)

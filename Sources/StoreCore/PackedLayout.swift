@@ -52,6 +52,13 @@ public final class PackedLayout: Sendable {
         }
     }
 
+    /// Sets the null bit of slot `s` in the record at `p` (the readers' `PackedRow.isNull`).
+    @inlinable @inline(__always)
+    static func setNull(_ p: UnsafeMutableRawPointer, _ s: Slot) {
+        let byte = Int(s.nullByte)
+        p.storeBytes(of: p.load(fromByteOffset: byte, as: UInt8.self) | s.nullMask, toByteOffset: byte, as: UInt8.self)
+    }
+
     @usableFromInline let slots: [Slot]
     /// Where the variable bytes begin (right after the offset table).
     @usableFromInline let variableStart: Int

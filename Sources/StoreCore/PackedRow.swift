@@ -82,10 +82,7 @@ public struct PackedRow: RowView {
 
     /// Whether the attribute at `ordinal` is null.
     @inlinable @inline(__always)
-    public func isNull(at ordinal: Int) -> Bool {
-        let byte = base.load(fromByteOffset: PackedLayout.headerSize &+ (ordinal >> 3), as: UInt8.self)
-        return (byte >> UInt8(truncatingIfNeeded: ordinal & 7)) & 1 != 0
-    }
+    public func isNull(at ordinal: Int) -> Bool { isNull(slot(ordinal)) }
 
     /// Whether the attribute in slot `s` is null.
     @inlinable @inline(__always)
@@ -98,7 +95,13 @@ public struct PackedRow: RowView {
     func word(_ ordinal: Int, _ kind: UInt8) -> UInt64? {
         let s = slot(ordinal)
         guard s.kind == kind, !isNull(s) else { return nil }
-        return UInt64(littleEndian: base.loadUnaligned(fromByteOffset: Int(s.offset), as: UInt64.self))
+        return word(s)
+    }
+
+    /// The 8 bytes of the fixed slot `s` (not null).
+    @inlinable @inline(__always)
+    func word(_ s: PackedLayout.Slot) -> UInt64 {
+        UInt64(littleEndian: base.loadUnaligned(fromByteOffset: Int(s.offset), as: UInt64.self))
     }
 
     /// The bytes of a variable attribute of `kind`, or `nil` when null or of another kind.
@@ -181,15 +184,12 @@ public struct PackedRow: RowView {
     public subscript(_ ordinal: Int) -> Value {
         let s = slot(ordinal)
         if isNull(s) { return .null }
-        @inline(__always) func word() -> UInt64 {
-            UInt64(littleEndian: base.loadUnaligned(fromByteOffset: Int(s.offset), as: UInt64.self))
-        }
         switch s.kind {
-        case PackedLayout.int64Kind: return .int64(Int64(bitPattern: word()))
-        case PackedLayout.doubleKind: return .double(Double(bitPattern: word()))
+        case PackedLayout.int64Kind: return .int64(Int64(bitPattern: word(s)))
+        case PackedLayout.doubleKind: return .double(Double(bitPattern: word(s)))
         case PackedLayout.boolKind: return .bool(base.load(fromByteOffset: Int(s.offset), as: UInt8.self) != 0)
         case PackedLayout.stringKind: return .string(String(decoding: variable(s), as: UTF8.self))
-        case PackedLayout.dateKind: return .date(Date(timeIntervalSince1970: Double(bitPattern: word())))
+        case PackedLayout.dateKind: return .date(Date(timeIntervalSince1970: Double(bitPattern: word(s))))
         case PackedLayout.uuidKind: return uuid(at: ordinal).map(Value.uuid) ?? .null
         case PackedLayout.collectionKind: return collection(at: ordinal)
         case PackedLayout.bytesKind: return .bytes(Array(variable(s)))

@@ -82,8 +82,7 @@ public final class PackedRowBuilder {
             if let word {
                 p.storeBytes(of: word.littleEndian, toByteOffset: at, as: UInt64.self)
             } else {
-                let byte = PackedLayout.headerSize &+ i >> 3
-                p.storeBytes(of: p.load(fromByteOffset: byte, as: UInt8.self) | 1 << UInt8(i & 7), toByteOffset: byte, as: UInt8.self)
+                PackedLayout.setNull(p, s)
             }
         }
         p = reserve(next &+ PackedLayout.checksumSize, keeping: next)
