@@ -125,6 +125,8 @@ struct PushObservationTests {
         try #require(await box.arrived(2))
         try f.graph.deleteTag("cafe")
         try #require(await box.arrived(3))
+        // The probe records after the observers are told: a turn of the queue waits for it.
+        viewer.performAndWait { _ in }
         #expect(probe.latencies.count == 2)
         #expect(probe.latencies.allSatisfy { $0 >= .zero })
         probe.reset()
