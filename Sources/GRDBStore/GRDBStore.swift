@@ -30,6 +30,7 @@ public final class GRDBStore: Repository, @unchecked Sendable {
     public let options: StoreOptions
     public let capabilities: Capabilities = [.persistence, .snapshotReads, .concurrentReaders, .schemaVersioning, .migrations, .integrityCheck, .compaction, .readOnlyMode, .orderedRelationships,
                                                   .primitiveLists, .primitiveMaps, .embeddedObjects]
+    public var unsupportedCapabilities: [Capabilities: String] { Capabilities.observedThroughObjectGraph }
 
     let mapping: SQLSchemaMapping
     /// A `DatabasePool`; a `DatabaseQueue` for a read-only store on read-only media (immutable).
@@ -82,6 +83,11 @@ public final class GRDBStore: Repository, @unchecked Sendable {
             isClosed = true
         }
         try GRDBErrors.mapped { try pool.close() }
+        // A pool's last connection to close is a reader, opened read-only, which cannot
+        // checkpoint: the last commits of a closed store would stay in its WAL, where damage
+        // loses them without a trace (SQLite drops WAL frames whose checksum fails). A writable
+        // connection opened and closed after it folds the WAL into the file and removes it.
+        if !options.readOnly { try GRDBErrors.mapped { try DatabaseQueue(path: path).close() } }
     }
 
     /// The writer connection's value of a pragma (`synchronous`, `journal_mode`, …), for

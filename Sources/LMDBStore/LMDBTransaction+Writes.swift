@@ -253,7 +253,7 @@ extension LMDBTransaction {
     /// Replaces a record's attributes, moving the index entries whose values changed.
     private func replace(_ e: Entity, _ key: [UInt8], old: Record, new: Record) throws {
         var moves: [(dbi: MDB_dbi, from: [UInt8], to: [UInt8])] = []
-        for index in layout.indexes[e.index] where index.ordinals.contains(where: { old.values[$0] != new.values[$0] }) {
+        for index in layout.indexes[e.index] where index.ordinals.contains(where: { !old.values[$0].isIdentical(to: new.values[$0]) }) {
             let to = LMDBLayout.indexKey(index, new.values)
             if index.description.isUnique { try checkUnique(e, index, to, new.values, excluding: key) }
             let from = LMDBLayout.indexKey(index, old.values)
@@ -280,7 +280,7 @@ extension LMDBTransaction {
             if cut {
                 guard let b = try txn.get(layout.primary[e.index], borrowed: other) else { continue }
                 let o = try decode(e, b)
-                guard index.ordinals.allSatisfy({ o.values[$0] == values[$0] }) else { continue }
+                guard index.ordinals.allSatisfy({ o.values[$0].isIdentical(to: values[$0]) }) else { continue }
             }
             throw uniqueConflict(e, index, values)
         } while try c.move(MDB_NEXT_DUP)

@@ -70,13 +70,13 @@ extension ManagedObject {
         let v = newValue.isNull ? Value.null : try entity.checkedValue(newValue, forOrdinal: i)
         try context.fire(self)
         if i == entity.primaryKeyOrdinal {
-            if v == values![i] { return }
+            if v.isIdentical(to: values![i]) { return }
             throw StoreError(.invalidValue, "\(entity.name).\(entity.attributes[i].name) is the primary key and cannot change; insert a new object instead")
         }
-        if values![i] == v { return }
+        if values![i].isIdentical(to: v) { return }
         values![i] = v
         if state == .saved {
-            if committed?[i] == v { changedOrdinals.remove(i) } else { changedOrdinals.insert(i) }
+            if committed?[i].isIdentical(to: v) == true { changedOrdinals.remove(i) } else { changedOrdinals.insert(i) }
         }
         context.markChanged(self)
     }

@@ -24,7 +24,7 @@ extension ObjectContext {
                 found.append(MergeConflict(objectID: o.objectID, attributes: [], deletedInStore: true))
                 continue
             }
-            let changed = o.changedOrdinals.filter { stored.values[$0] != snapshot[$0] }.sorted()
+            let changed = o.changedOrdinals.filter { !stored.values[$0].isIdentical(to: snapshot[$0]) }.sorted()
             if !changed.isEmpty {
                 found.append(MergeConflict(objectID: o.objectID, attributes: changed.map { o.entity.attributes[$0].name },
                                            deletedInStore: false))

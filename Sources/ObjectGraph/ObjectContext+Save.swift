@@ -158,7 +158,7 @@ struct SavePlan {
                 changes.inserted.insert(o.objectID)
             } else {
                 var set: [String: Value] = [:]
-                for i in o.changedOrdinals.sorted() where o.values![i] != o.committed?[i] {
+                for i in o.changedOrdinals.sorted() where o.committed.map({ !o.values![i].isIdentical(to: $0[i]) }) ?? true {
                     set[e.attributes[i].name] = try e.checkedValue(o.values![i], forOrdinal: i)
                 }
                 if !set.isEmpty { updates.append((o.objectID, set)) }

@@ -78,6 +78,9 @@ final class GraphResultsObservation: ResultsObservation, @unchecked Sendable {
             }
             return returned[index]
         }
+        // The key is the object's identity: readable even when a later commit deleted it.
+        let id = object.objectID
+        if attribute == id.entity.attributes[id.entity.primaryKeyOrdinal].name { return id.key }
         return try context.performAndWait { _ in try object.value(attribute) }
     }
 

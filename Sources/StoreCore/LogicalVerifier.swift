@@ -25,12 +25,19 @@ public enum LogicalVerifier {
             ids[e.name] = Set(records.map { $0[e.primaryKeyOrdinal] })
             for index in e.indexes { checkIndex(index, of: e, records, tx, &report) }
         }
-        report.checks.append("records: valid, primary-key lookups agree with a scan, counts agree")
-        report.checks.append("indexes: unique ones hold, an equality query finds every record")
+        report.checks.append(checkNames[0])
+        report.checks.append(checkNames[1])
         let links = checkLinks(schema, byEntity, ids, tx, &report)
-        report.checks.append("relationships: every link reaches a record, to-one holds one, every inverse agrees")
+        report.checks.append(checkNames[2])
         checkEmbeddedOwners(schema, byEntity, links, &report)
     }
+
+    /// The lines `check` adds to `VerificationReport.checks` for every schema.
+    public static let checkNames = [
+        "records: valid, primary-key lookups agree with a scan, counts agree",
+        "indexes: unique ones hold, an equality query finds every record",
+        "relationships: every link reaches a record, to-one holds one, every inverse agrees",
+    ]
 
     // MARK: Internal helpers
 
@@ -67,20 +74,21 @@ public enum LogicalVerifier {
                                    _ tx: any ReadTransaction, _ report: inout VerificationReport) {
         let area = "\(e.name)#\(index.attributes.joined(separator: ","))"
         let ordinals = index.attributes.compactMap { e.ordinal(of: $0) }
-        var holders: [[Value]: [Value]] = [:], order: [[Value]] = []
+        var holders: [ExactValues: [Value]] = [:], order: [[Value]] = []
         for r in records {
             let values = ordinals.map { r[$0] }
             if values.contains(.null) { continue }
-            if holders[values] == nil { order.append(values) }
-            holders[values, default: []].append(r[e.primaryKeyOrdinal])
+            if holders[ExactValues(values)] == nil { order.append(values) }
+            holders[ExactValues(values), default: []].append(r[e.primaryKeyOrdinal])
         }
         for values in order {
-            let ids = holders[values] ?? []
+            let ids = holders[ExactValues(values)] ?? []
             if index.isUnique && ids.count > 1 { report.add(area, "unique values \(values) are held by records \(ids)") }
             let predicate = StorePredicate.and(zip(index.attributes, values).map { KeyPathExpression($0.0) == $0.1 })
             do {
-                let found = Set(try tx.fetch(Query(e.name, where: predicate)).map { $0[e.primaryKeyOrdinal] })
-                let missing = ids.filter { !found.contains($0) }, extra = found.subtracting(ids)
+                let found = Set(try tx.fetch(Query(e.name, where: predicate)).map { ExactValues([$0[e.primaryKeyOrdinal]]) })
+                let missing = ids.filter { !found.contains(ExactValues([$0])) }
+                let extra = found.subtracting(ids.map { ExactValues([$0]) }).map(\.values[0])
                 if !missing.isEmpty { report.add(area, "a query for \(values) does not find records \(missing), which hold them") }
                 if !extra.isEmpty { report.add(area, "a query for \(values) returns records \(extra.sorted { Value.compare($0, $1) == .orderedAscending }), which do not hold them") }
             } catch { report.add(area, "a query for \(values) failed: \(error)") }
@@ -124,5 +132,22 @@ public enum LogicalVerifier {
             }
         }
         return links
+    }
+}
+
+/// Values as the stores compare them, for keys of sets and dictionaries: strings by their
+/// scalars (Swift's `==` holds canonically equivalent strings, "é" and "e\u{301}", equal).
+struct ExactValues: Hashable {
+    let values: [Value]
+    init(_ values: [Value]) { self.values = values }
+
+    static func == (a: ExactValues, b: ExactValues) -> Bool {
+        a.values.count == b.values.count && zip(a.values, b.values).allSatisfy { Value.compare($0, $1) == .orderedSame }
+    }
+
+    func hash(into hasher: inout Hasher) {
+        for v in values {
+            if case .string(let s) = v { hasher.combine(Array(s.utf8)) } else { hasher.combine(v) }
+        }
     }
 }

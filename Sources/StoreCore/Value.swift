@@ -82,3 +82,18 @@ extension Value: CustomStringConvertible {
         }
     }
 }
+
+extension Value {
+    /// Whether a store holds these as the same value: `==`, except that strings compare by
+    /// their scalars, in lists and maps too. Swift's `==` holds canonically equivalent strings
+    /// ("é" and "e\u{301}") equal; to a store they are two values (two keys, two unique values,
+    /// a change when one replaces the other).
+    public func isIdentical(to other: Value) -> Bool {
+        switch (self, other) {
+        case (.string(let a), .string(let b)): a.utf8.elementsEqual(b.utf8)
+        case (.list(let a), .list(let b)): a.count == b.count && zip(a, b).allSatisfy { $0.isIdentical(to: $1) }
+        case (.map(let a), .map(let b)): a.count == b.count && a.allSatisfy { k, v in b[k].map { v.isIdentical(to: $0) } ?? false }
+        default: self == other
+        }
+    }
+}
