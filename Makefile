@@ -8,7 +8,7 @@ SUDO        := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 REPORTS     := Reports
 RELEASE_BIN := .build/release/storebench
 
-.PHONY: all deps build release rerender sweep test fuzz-smoke fuzz test-tsan test-example kit kit-score test-floors-optimized bench reference conformance damage-sweep clean help
+.PHONY: all deps build release rerender sweep test fuzz-smoke fuzz test-tsan test-example kit kit-model kit-score test-floors-optimized bench reference conformance damage-sweep clean help
 
 all: build
 
@@ -23,6 +23,7 @@ help:
 	@echo "make test-example the outside backend of Examples/OutsideBackend: built against this package, its kit tests, its own CLI measuring it beside sqlite"
 	@echo "make kit CASE='queries.inList\\b'  run the tests matching CASE (a regular expression); fails when none matches"
 	@echo "make kit-score    the kit's mutation score on the held-back faults (several minutes)"
+	@echo "make kit-model    the kit's random operations at length (KIT_OPS=200000, SEED=... to replay) on every backend"
 	@echo "make test-floors-optimized  the floor tests (equal work, allocations) in an optimized build, as the runner runs floors"
 	@echo "make deps         install missing system packages: $(PACKAGES)"
 	@echo "make rerender     render Reports/reference.md (and its pages) and the schema-2 fixture again from their JSON"
@@ -97,6 +98,13 @@ kit: deps
 	$(SWIFT) build --build-tests
 	set -o pipefail; $(SWIFT) test --skip-build --filter '$(CASE)' 2>&1 | tee .build/kit.log
 	@grep -Eq 'Executed [1-9][0-9]* tests?|Test run with [1-9][0-9]* tests?' .build/kit.log || { echo "kit: no test matches '$(CASE)'"; exit 1; }
+
+# The kit's property-based cases at length, on every built-in backend: OPS random operations
+# from SEED (a new random seed when unset; a failure prints the seed that replays it).
+KIT_OPS ?= 200000
+kit-model: release
+	@seed=$${SEED:-$$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}; echo "kit-model: seed $$seed, $(KIT_OPS) operations per backend"; \
+	STOREBENCH_KIT_SEED=$$seed STOREBENCH_KIT_OPS=$(KIT_OPS) $(RELEASE_BIN) conformance --filter model.random --verbose
 
 # The kit's mutation score on faults held back from its design (Tests/StoreConformanceTests/HeldBack*):
 # the whole kit once per fault, several minutes; prints each fault's catchers and the score.

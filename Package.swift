@@ -196,7 +196,7 @@ let package = Package(
         // One model declaration run on the object graph over SQLiteStore and LMDBStore.
         .testTarget(name: "ObjectGraphModelsTests", dependencies: ["ObjectGraphModels", "SQLiteStore", "LMDBStore", "StoreConformance"]),
         // The kit's self-test, and the kit from XCTest (one XCTest method per case, over SQLiteStore).
-        .testTarget(name: "StoreConformanceTests", dependencies: ["StoreConformance", "SQLiteStore"],
+        .testTarget(name: "StoreConformanceTests", dependencies: ["StoreConformance", "SQLiteStore", "ObjectGraph"],
                     plugins: [.plugin(name: "ConformanceKitXCTests")]),
         // Counts the heap allocations of one thread (glibc's malloc interposed in the test binary).
         .testTarget(name: "StoreBenchTests", dependencies: [

@@ -48,6 +48,7 @@ public final class LMDBStore: Repository, @unchecked Sendable {
     public let mapLimits: MapSize
     public let capabilities: Capabilities = [.persistence, .snapshotReads, .concurrentReaders, .schemaVersioning, .migrations, .integrityCheck, .compaction, .readOnlyMode, .orderedRelationships,
                                                   .primitiveLists, .primitiveMaps, .embeddedObjects]
+    public var unsupportedCapabilities: [Capabilities: String] { Capabilities.observedThroughObjectGraph }
 
     let env: LMDBEnvironment
     let layout: LMDBLayout

@@ -51,6 +51,9 @@ public final class ObjectGraph: Repository {
     /// The store's capabilities, plus observation (through contexts).
     public var capabilities: Capabilities { store.capabilities.union(.observation) }
 
+    /// The store's unsupported capabilities, less observation.
+    public var unsupportedCapabilities: [Capabilities: String] { store.unsupportedCapabilities.filter { $0.key != .observation } }
+
     /// A new long-lived context. Use it on one thread at a time. By default a save over a
     /// concurrent change of the same attribute throws `conflict` (see `MergePolicy`).
     public func newContext(mergePolicy: MergePolicy = .reportConflicts) -> ObjectContext {

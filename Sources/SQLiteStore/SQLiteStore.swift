@@ -29,6 +29,7 @@ public final class SQLiteStore: Repository, @unchecked Sendable {
     public let options: StoreOptions
     public let capabilities: Capabilities = [.persistence, .snapshotReads, .concurrentReaders, .schemaVersioning, .migrations, .integrityCheck, .compaction, .readOnlyMode, .orderedRelationships,
                                                   .primitiveLists, .primitiveMaps, .embeddedObjects]
+    public var unsupportedCapabilities: [Capabilities: String] { Capabilities.observedThroughObjectGraph }
 
     let mapping: SQLSchemaMapping
     private let writeLock = NSLock()

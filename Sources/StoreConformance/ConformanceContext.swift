@@ -42,6 +42,14 @@ public final class ConformanceContext {
         current = try harness.openReadOnly(schema: schema ?? self.schema, directory: directory)
     }
 
+    /// Closes the store, compacts it (`ConformanceHarness.compact`) and opens it again; it
+    /// stays closed when compacting throws.
+    public func compact() throws {
+        try close()
+        try harness.compact(schema: schema, directory: directory)
+        current = try harness.open(schema: schema, directory: directory)
+    }
+
     /// Closes the store (a later `reopen()` opens it again).
     public func close() throws {
         try current?.close()
@@ -117,12 +125,16 @@ public final class ConformanceContext {
 
     /// Every record of every entity, with every relationship's keys: a full dump used to
     /// show that a failed operation left the store unchanged.
-    public func dump() throws -> [String] {
-        try read { tx in
+    public func dump() throws -> [String] { try Self.dump(try repository) }
+
+    /// `dump()` of any store.
+    public static func dump(_ repository: any Repository) throws -> [String] {
+        let schema = repository.schema
+        return try repository.read { tx in
             var out: [String] = []
             for e in schema.entities {
                 for r in try tx.fetch(Query(e.name)) {
-                    var line = r.description
+                    var line = exactDescription(r)
                     for rel in e.relationships {
                         line += " \(rel.name)=\(try tx.related(e.name, id: r.id, via: rel.name).map(\.id))"
                     }
@@ -131,6 +143,17 @@ public final class ConformanceContext {
             }
             return out
         }
+    }
+
+    /// A record as text that changes with any bit of it: bytes by length and FNV-1a hash (a
+    /// `Record`'s description gives bytes by length alone).
+    static func exactDescription(_ r: Record) -> String {
+        let fields = zip(r.entity.attributes, r.values).map { a, v in
+            guard case .bytes(let b) = v else { return "\(a.name): \(v)" }
+            let hash = b.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+            return "\(a.name): bytes(\(b.count) #\(String(hash, radix: 16)))"
+        }
+        return "\(r.entity.name)(\(fields.joined(separator: ", ")))"
     }
 
     // MARK: Expectations

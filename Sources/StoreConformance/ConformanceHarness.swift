@@ -29,6 +29,15 @@ public protocol ConformanceHarness: Sendable {
     /// calls. The default throws `unsupported`; a harness whose backend declares
     /// `readOnlyMode` implements it.
     func openReadOnly(schema: Schema, directory: URL) throws -> any Repository
+    /// Rewrites the closed store in `directory` without the space of deleted records
+    /// (`BackendDescriptor.compact`): what the `compaction` group calls. The default throws
+    /// `unsupported`; a harness whose backend declares `compaction` implements it.
+    func compact(schema: Schema, directory: URL) throws
+    /// Checks the closed store in `directory` for damage (`BackendDescriptor.verify`): what the
+    /// `verify` group calls on damaged copies. The default opens the store (read-only where the
+    /// harness can) and runs `verify()`; a backend whose engine may crash reading a damaged
+    /// file checks the file first.
+    func verify(schema: Schema, directory: URL) throws -> VerificationReport
 }
 
 extension ConformanceHarness {
@@ -38,6 +47,18 @@ extension ConformanceHarness {
 
     public func openReadOnly(schema: Schema, directory: URL) throws -> any Repository {
         throw StoreError(.unsupported, "the harness '\(name)' cannot open a store read-only: implement openReadOnly(schema:directory:)")
+    }
+
+    public func verify(schema: Schema, directory: URL) throws -> VerificationReport {
+        try VerificationReport.ofStore {
+            do { return try openReadOnly(schema: schema, directory: directory) } catch let e as StoreError where e.category == .unsupported {
+                return try open(schema: schema, directory: directory)
+            }
+        }
+    }
+
+    public func compact(schema: Schema, directory: URL) throws {
+        throw StoreError(.unsupported, "the harness '\(name)' cannot compact a store: implement compact(schema:directory:)")
     }
 }
 
@@ -65,5 +86,16 @@ public struct DescriptorHarness: ConformanceHarness {
 
     public func openReadOnly(schema: Schema, directory: URL) throws -> any Repository {
         try descriptor.open(schema, directory, options.readingOnly)
+    }
+
+    public func verify(schema: Schema, directory: URL) throws -> VerificationReport {
+        try descriptor.verify(schema, directory, options)
+    }
+
+    public func compact(schema: Schema, directory: URL) throws {
+        guard let compact = descriptor.compact else {
+            throw StoreError(.unsupported, "\(descriptor.name) has no compaction (its descriptor's compact is nil)")
+        }
+        try compact(schema, directory, options)
     }
 }

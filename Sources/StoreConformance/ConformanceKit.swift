@@ -20,9 +20,10 @@ import StoreCore
 public enum ConformanceKit {
     /// Every case, grouped by feature, in a stable order.
     public static let cases: [ConformanceCase] =
-        SchemaCases.all + CRUDCases.all + TransactionCases.all + IsolationCases.all + BatchCases.all + QueryCases.all
+        CapabilityCases.all + SchemaCases.all + CRUDCases.all + TransactionCases.all + IsolationCases.all + BatchCases.all + QueryCases.all
         + RelationshipCases.all + ErrorCases.all + PersistenceCases.all + ReadOnlyCases.all + ReentrancyCases.all + MigrationCases.all
         + CollectionCases.all + OrderedRelationshipCases.all + EmbeddedCases.all
+        + UniquenessCases.all + VerifyCases.all + CompactionCases.all + ObservationCases.all + SizeCases.all + ModelCases.all
 
     /// The groups in order.
     public static var groups: [String] {
@@ -47,11 +48,8 @@ public enum ConformanceKit {
             return ConformanceResult(group: c.group, name: c.name, status: .failed, reason: "opening a fresh store failed: \(error)")
         }
         defer { ctx.tearDown() }
-        let caps = (try? ctx.repository.capabilities) ?? []
-        let missing = c.requires.subtracting(caps)
-        if !missing.isEmpty {
-            return ConformanceResult(group: c.group, name: c.name, status: .skipped,
-                                     reason: "requires capability \(missing.names.joined(separator: ", ")), which \(harness.name) does not declare")
+        if let reason = skipReason(c, ctx, harness.name) {
+            return ConformanceResult(group: c.group, name: c.name, status: .skipped, reason: reason)
         }
         do {
             try c.body(ctx)
@@ -61,6 +59,19 @@ public enum ConformanceKit {
         } catch {
             return ConformanceResult(group: c.group, name: c.name, status: .failed, reason: "unexpected error: \(error)")
         }
+    }
+
+    /// Why `c` does not run on this backend: a capability it requires and the backend does not
+    /// offer, with the backend's declared reason; nil when it runs.
+    static func skipReason(_ c: ConformanceCase, _ ctx: ConformanceContext, _ backend: String) -> String? {
+        guard let repo = try? ctx.repository else { return nil }
+        let missing = c.requires.subtracting(repo.capabilities)
+        guard !missing.isEmpty else { return nil }
+        let declared = repo.unsupportedCapabilities
+        let reasons = Capabilities.named.filter { missing.contains($0.0) }.map { cap, name in
+            declared[cap].map { "\(name) (\(backend): \($0))" } ?? "\(name), which \(backend) does not declare"
+        }
+        return "requires capability \(reasons.joined(separator: ", "))"
     }
 
     /// The case with this `group.name` id, if the kit has one.

@@ -55,6 +55,12 @@ public struct Capabilities: OptionSet, Sendable, Hashable {
         (.embeddedObjects, "embeddedObjects"),
     ]
 
+    /// What the built-in stores declare unsupported (`Repository.unsupportedCapabilities`):
+    /// observation is the object graph's, over any of them.
+    public static let observedThroughObjectGraph: [Capabilities: String] = [
+        .observation: "the store itself delivers no change notifications; observe it through ObjectGraph(store:)",
+    ]
+
     /// The names of the capabilities in this set.
     public var names: [String] { Self.named.filter { contains($0.0) }.map(\.1) }
 }

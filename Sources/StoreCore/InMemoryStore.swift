@@ -25,6 +25,12 @@ public final class InMemoryStore: Repository {
 
     public var schema: Schema { base.schema }
     public var capabilities: Capabilities { base.capabilities.subtracting([.persistence, .readOnlyMode]) }
+    public var unsupportedCapabilities: [Capabilities: String] {
+        base.unsupportedCapabilities.merging([
+            .persistence: "an in-memory store's files are removed when it closes",
+            .readOnlyMode: "an in-memory store starts empty, so there is nothing to open read-only",
+        ]) { $1 }
+    }
 
     public func read<T>(_ body: (any ReadTransaction) throws -> T) throws -> T { try base.read(body) }
     public func write<T>(_ body: (any WriteTransaction) throws -> T) throws -> T { try base.write(body) }

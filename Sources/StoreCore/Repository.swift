@@ -19,6 +19,11 @@ public protocol Repository: AnyObject, Sendable {
     /// What this backend supports beyond the core protocol.
     var capabilities: Capabilities { get }
 
+    /// Each capability this backend does not offer, with the reason (one capability per key).
+    /// The kit fails a backend that neither offers a capability nor declares it here, and
+    /// checks that a declared one is refused with `unsupported`. The default declares nothing.
+    var unsupportedCapabilities: [Capabilities: String] { get }
+
     /// Runs `body` in a read transaction that sees one consistent snapshot.
     func read<T>(_ body: (any ReadTransaction) throws -> T) throws -> T
 
@@ -33,6 +38,10 @@ public protocol Repository: AnyObject, Sendable {
     /// (`Capabilities.integrityCheck`), then the logical checks of `LogicalVerifier`. Returns
     /// what it found; throws only when it cannot run (`closed`, `busy`). Reads the whole store.
     func verify() throws -> VerificationReport
+}
+
+extension Repository {
+    public var unsupportedCapabilities: [Capabilities: String] { [:] }
 }
 
 /// How much a commit waits for the disk. Applied equally to every backend by the runner.

@@ -17,6 +17,10 @@ struct GRDBHarness: ConformanceHarness {
     func openReadOnly(schema: Schema, directory: URL) throws -> any Repository {
         try GRDBStore(directory: directory, schema: schema, options: StoreOptions(readOnly: true))
     }
+    // The `compaction` group compacts the closed store.
+    func compact(schema: Schema, directory: URL) throws {
+        try GRDBStore.descriptor.compact?(schema, directory, StoreOptions(durability: .relaxed))
+    }
 }
 
 /// Step 3: the backends the plugin-generated kit tests run (one test per kit case).

@@ -1,6 +1,63 @@
 /// The faults `FaultyRepository` can inject into a correct backend, one at a time. Each is a
 /// plausible backend bug; the kit must catch every one.
 enum Fault: String, CaseIterable, Sendable {
+    /// The backend declares nothing it lacks: observation is neither offered nor declared.
+    case capabilityUndeclared
+    /// Compaction is declared unsupported, yet compacting works.
+    case unsupportedDeclaredButWorks
+    /// Unique values compare case-insensitively (`ann` and `Ann` collide).
+    case uniqueComparedCaseInsensitively
+    /// A null in a unique index collides with another null.
+    case uniqueNullsCollide
+    /// A deleted record's unique values stay taken.
+    case freedUniqueValueStaysTaken
+    /// Batches over 256 records check unique values within each chunk of 256 only, dropping a
+    /// later chunk's record whose value an earlier chunk took.
+    case uniqueCheckedPerChunk
+    /// `verify()` rewrites a record it checked (a write of the same value).
+    case verifyWritesSomething
+    /// `verify()` runs the logical checks alone, not the engine's.
+    case verifySkipsEngineCheck
+    /// `verify()` reports no problem, whatever it found.
+    case verifyAlwaysClean
+    /// Compaction drops the links of many-to-many relationships.
+    case compactionDropsLinks
+    /// Compaction rewrites ordered lists in key order.
+    case compactionLosesListOrder
+    /// Compaction does nothing.
+    case compactionKeepsSpace
+    /// Compacting an empty folder creates a store there instead of `notFound`.
+    case compactOfMissingStoreCreatesOne
+    /// Observed modifications are delivered as a deletion plus an insertion.
+    case modificationsAsInsertions
+    /// Observed modifications are not delivered.
+    case modificationsMissed
+    /// `modificationsInNew` holds the old indices.
+    case modificationsInOldIndices
+    /// A wait that times out returns an empty change instead of nil.
+    case emptyChangesDelivered
+    /// `cancel()` does nothing.
+    case cancelIgnored
+    /// Only the first thread to observe is told of changes.
+    case otherThreadsStarved
+    /// `related` of an unordered relationship orders keys as text (10 before 9).
+    case relatedOrderedAsText
+    /// Delete-where goes in pages of 100 with a growing offset, skipping records.
+    case deleteWherePagedWithOffset
+    /// A batch over 256 records goes in chunks; a failing chunk after the first is dropped
+    /// silently, the earlier ones kept.
+    case batchCommittedInChunks
+    /// `forEachPacked` ignores the query's limit and offset.
+    case packedIgnoresPaging
+    /// `forEachPacked` reads an empty string as null.
+    case packedEmptyStringIsNull
+    /// `forEachPacked` cuts dates to whole milliseconds.
+    case packedDatesCutToMilliseconds
+    /// An update that replaces a string by a canonically equivalent one ("e\u{301}" by "é")
+    /// is skipped, as Swift's `==` calls them equal.
+    case equivalentSpellingUpdateIgnored
+    /// Unlinking two records that are not linked is `notFound` instead of a no-op.
+    case unlinkOfAbsentLinkIsNotFound
     /// A partial update (and update-where) applies only its first change.
     case droppedFieldOnUpdate
     /// Queries ignore their sort keys.
@@ -274,6 +331,11 @@ extension Fault {
         }
     }
 
+    /// The faults of observation: the self-test injects them into the object graph over SQLite.
+    var needsObservation: Bool {
+        [.modificationsAsInsertions, .modificationsMissed, .modificationsInOldIndices, .emptyChangesDelivered, .cancelIgnored, .otherThreadsStarved].contains(self)
+    }
+
     /// The faults that let readers see an open write.
     var isDirtyRead: Bool { self == .dirtyReadOfInserts || self == .dirtyReadOfLinks || self == .dirtyReadOfDeletes }
 }
@@ -283,6 +345,29 @@ extension Fault {
     /// that catches it most directly). The self-test runs it first and requires it to fail.
     var catcher: String {
         switch self {
+        case .capabilityUndeclared: "capabilities.eachOfferedOrDeclaredUnsupported"
+        case .unsupportedDeclaredButWorks: "capabilities.declaredUnsupportedIsRefused"
+        case .uniqueComparedCaseInsensitively: "uniqueness.caseAndSpellingSensitive"
+        case .uniqueNullsCollide: "uniqueness.nullsNeverCollide"
+        case .freedUniqueValueStaysTaken: "uniqueness.freedValuesAreReusable"
+        case .uniqueCheckedPerChunk: "uniqueness.batchesAreCheckedWhole"
+        case .verifyWritesSomething: "verify.writesNothing"
+        case .verifySkipsEngineCheck: "verify.engineStructureIsChecked"
+        case .verifyAlwaysClean: "verify.damageIsReportedOrHarmless"
+        case .compactionDropsLinks: "compaction.recordsAndLinksSurviveByteForByte"
+        case .compactionLosesListOrder: "compaction.orderedListsKeepTheirOrder"
+        case .compactionKeepsSpace: "compaction.spaceOfDeletedRecordsIsGivenBack"
+        case .compactOfMissingStoreCreatesOne: "compaction.storeStaysUsableAndMissingIsNotFound"
+        case .modificationsAsInsertions, .modificationsInOldIndices: "observation.changeSetIndicesAreOldAndNew"
+        case .modificationsMissed: "observation.modificationsAreNeitherInsertionsNorMissed"
+        case .emptyChangesDelivered: "observation.unchangedResultsDeliverNothing"
+        case .cancelIgnored: "observation.cancelledDeliversNothing"
+        case .otherThreadsStarved: "observation.everyObserverOnEveryThreadSees"
+        case .relatedOrderedAsText: "sizes.integerKeysPastNineAndTwoToThe31"
+        case .deleteWherePagedWithOffset, .batchCommittedInChunks: "sizes.batchesAndDeletesOfTensOfThousands"
+        case .packedIgnoresPaging, .packedEmptyStringIsNull, .packedDatesCutToMilliseconds: "sizes.packedRowsWithPagingAndEdgeValues"
+        case .equivalentSpellingUpdateIgnored: "uniqueness.updatesBetweenEquivalentSpellings"
+        case .unlinkOfAbsentLinkIsNotFound: "model.randomOperationsMatchTheModel"
         case .droppedFieldOnUpdate: "crud.updateSeveralAttributes"
         case .ignoredSort: "queries.sortAscendingDescending"
         case .caseSensitiveC: "queries.containsCaseInsensitive"

@@ -60,6 +60,20 @@ final class FaultState: @unchecked Sendable {
     func setStaleLink(_ side: RecordKey, _ target: Value?) { lock.withLock { staleLinks[side] = target } }
     func staleLink(_ side: RecordKey) -> Value? { lock.withLock { staleLinks[side] } }
 
+    /// The thread that observed first (`otherThreadsStarved`): true for it.
+    private var observer: Thread?
+    func firstObservingThread(_ t: Thread) -> Bool {
+        lock.withLock {
+            if observer == nil { observer = t }
+            return observer === t
+        }
+    }
+
+    /// Unique values of deleted records (`freedUniqueValueStaysTaken`).
+    private var freedUnique: Set<RecordKey> = []
+    func free(_ value: RecordKey) { lock.withLock { _ = freedUnique.insert(value) } }
+    func isFreed(_ value: RecordKey) -> Bool { lock.withLock { freedUnique.contains(value) } }
+
     func updatePending(_ body: (inout Pending) -> Void) { lock.withLock { body(&pendingWrite) } }
     var pending: Pending { lock.withLock { pendingWrite } }
     func clearPending() { lock.withLock { pendingWrite = Pending() } }

@@ -16,7 +16,16 @@ final class FaultyRepository: Repository {
     }
 
     var schema: Schema { inner.schema }
-    var capabilities: Capabilities { inner.capabilities }
+    var capabilities: Capabilities {
+        fault == .unsupportedDeclaredButWorks ? inner.capabilities.subtracting(.compaction) : inner.capabilities
+    }
+    var unsupportedCapabilities: [Capabilities: String] {
+        switch fault {
+        case .capabilityUndeclared: [:]
+        case .unsupportedDeclaredButWorks: inner.unsupportedCapabilities.merging([.compaction: "said to be missing, yet it compacts"]) { $1 }
+        default: inner.unsupportedCapabilities
+        }
+    }
     /// Transactions open on any thread (the fault is a store that forgets to check its own).
     private let inTransaction = Atomic<Int>(0)
     func close() throws {
@@ -27,7 +36,10 @@ final class FaultyRepository: Repository {
     func verify() throws -> VerificationReport {
         var report: VerificationReport
         do {
+            if fault == .verifyWritesSomething { try Fault.rewriteOneRecord(inner) }
+            if fault == .verifySkipsEngineCheck { return try inner.read { tx in var r = VerificationReport(); LogicalVerifier.check(tx, into: &r); return r } }
             report = try inner.verify()
+            if fault == .verifyAlwaysClean { var clean = VerificationReport(); clean.checks = report.checks; clean.records = report.records; return clean }
         } catch let e as StoreError where e.category == .closed && fault == .verifyOfClosedStoreIsClean {
             return VerificationReport()
         }
@@ -111,6 +123,19 @@ struct FaultyHarness: ConformanceHarness {
         }
     }
 
+    func compact(schema: Schema, directory: URL) throws {
+        switch fault {
+        case .compactionKeepsSpace: return
+        case .compactOfMissingStoreCreatesOne where (try FileManager.default.contentsOfDirectory(atPath: directory.path)).isEmpty:
+            return try base.open(schema: schema, directory: directory).close()
+        default: try base.compact(schema: schema, directory: directory)
+        }
+        guard fault == .compactionDropsLinks || fault == .compactionLosesListOrder else { return }
+        let repo = try base.open(schema: schema, directory: directory)
+        defer { try? repo.close() }
+        if fault == .compactionLosesListOrder { try FaultyTransaction.sortOrderedLists(repo) } else { try Fault.dropManyToManyLinks(repo) }
+    }
+
     func openReadOnly(schema: Schema, directory: URL) throws -> any Repository {
         switch fault {
         case .readOnlyIgnored: return try open(schema: schema, directory: directory)
@@ -137,7 +162,11 @@ final class CapabilityHidingRepository: Repository {
     init(_ inner: any Repository, hiding: Capabilities) { self.inner = inner; self.hidden = hiding }
     var schema: Schema { inner.schema }
     var capabilities: Capabilities { inner.capabilities.subtracting(hidden) }
+    var unsupportedCapabilities: [Capabilities: String] {
+        inner.unsupportedCapabilities.merging(Capabilities.named.filter { hidden.contains($0.0) }.map { ($0.0, "hidden by the kit's self-test") }) { $1 }
+    }
     func close() throws { try inner.close() }
+    func verify() throws -> VerificationReport { try inner.verify() }
     func read<T>(_ body: (any ReadTransaction) throws -> T) throws -> T { try inner.read(body) }
     func write<T>(_ body: (any WriteTransaction) throws -> T) throws -> T { try inner.write(body) }
 }

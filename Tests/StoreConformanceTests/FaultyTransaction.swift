@@ -207,9 +207,11 @@ final class FaultyTransaction: WriteTransaction {
     }
 
     func forEachPacked(_ query: Query, _ body: (PackedRow) throws -> Void) throws {
+        let query = fault == .packedIgnoresPaging ? Query(query.entity, where: query.predicate, sort: query.sort) : query
         try PackedRowBuilder.packEach({ emit in
             try forEach(query) { row in
                 var r = Record(row)
+                if fault == .packedEmptyStringIsNull || fault == .packedDatesCutToMilliseconds { r = Fault.bentPacked(r, fault) }
                 if fault == .packedNullsReadAsZero {
                     for (i, t) in r.entity.attributeTypes.enumerated() where r.values[i] == .null {
                         if t == .int64 { r.values[i] = .int64(0) } else if t == .double { r.values[i] = .double(0) }
@@ -232,6 +234,7 @@ final class FaultyTransaction: WriteTransaction {
         let side = RecordKey(entity, id, relationship)
         if fault == .inverseNotUpdated && Self.isInverseSide(e, r) { return [] }
         if fault == .orderedRelatedInKeyOrder && r.isOrdered { all.sort { Value.compare($0.id, $1.id) == .orderedAscending } }
+        if fault == .relatedOrderedAsText && !r.isOrdered { all.sort { $0.id.description < $1.id.description } }
         if fault == .embeddedLinksLostOnReopen && state.reopened && schema.ownership(e, r) != nil { return [] }
         if fault == .relatedInLinkOrder {
             all = all.enumerated().sorted { a, b in
@@ -279,6 +282,7 @@ final class FaultyTransaction: WriteTransaction {
     func insert(_ record: Record) throws {
         let record = try written(record)
         if fault == .duplicateKeyAccepted { return try upsert(record) }
+        try refuseUniqueValues(record)
         try w.insert(record)
         noteWritten(record, new: true)
     }
@@ -301,6 +305,10 @@ final class FaultyTransaction: WriteTransaction {
     func update(_ entity: String, id: Value, set changes: [String: Value]) throws {
         let id = key(id)
         if fault == .emptyUpdateOfMissingSucceeds && changes.isEmpty { return }
+        if fault == .equivalentSpellingUpdateIgnored, let stored = try w.fetch(entity, id: id) {
+            let changes = changes.filter { stored[$0.key] != $0.value }      // Swift's ==: "é" == "e\u{301}"
+            return try w.update(entity, id: id, set: changes)
+        }
         do {
             try w.update(entity, id: id, set: try bend(changes, of: entity, batch: false))
         } catch let e as StoreError where e.category == .notFound && fault == .updateOfMissingIgnored {}
@@ -311,6 +319,7 @@ final class FaultyTransaction: WriteTransaction {
         if fault == .orderedDeleteFillsGapWithLast { return try deleteFillingGapsWithLast(entity, id) }
         let id = key(id)
         try unlinkBeforeDelete(entity, [id])
+        try noteFreedUniqueValues(entity, id)
         let doomed = fault == .dirtyReadOfDeletes ? try reachedByCascade(entity, [id], includingRoots: true) : []
         do {
             try w.delete(entity, id: id)
@@ -343,8 +352,16 @@ final class FaultyTransaction: WriteTransaction {
             records = records.filter { $0.entity.name == records.first?.entity.name }
         case .batchSkipsUnknownEntities:
             records = records.filter { schema[$0.entity.name] != nil }
+        case .uniqueCheckedPerChunk:
+            records = Self.chunkedUniqueness(records, schema)
+        case .batchCommittedInChunks where records.count > 256:
+            for start in stride(from: 0, to: records.count, by: 256) {
+                do { try w.insert(contentsOf: Array(records[start..<min(start + 256, records.count)])) } catch where start > 0 { return }
+            }
+            return
         default: break
         }
+        for r in records { try refuseUniqueValues(r) }
         try w.insert(contentsOf: records)
         for r in records { noteWritten(r, new: true) }
     }
@@ -369,9 +386,11 @@ final class FaultyTransaction: WriteTransaction {
     }
 
     func delete(_ entity: String, where predicate: StorePredicate) throws -> Int {
+        if fault == .deleteWherePagedWithOffset { return try deletePagedWithOffset(entity, predicate) }
         do {
             let ids = try w.fetch(Query(entity, where: predicate)).map(\.id)
             try unlinkBeforeDelete(entity, ids)
+            for id in ids { try noteFreedUniqueValues(entity, id) }
             var own = 0
             if fault == .deleteWhereCountsOwnDeletesOnly {
                 var gone = Set<RecordKey>()
@@ -442,6 +461,10 @@ final class FaultyTransaction: WriteTransaction {
     func unlink(_ entity: String, id: Value, _ relationship: String, from target: Value) throws {
         if fault == .orderedUnlinkFillsGapWithLast { return try unlinkFillingGapWithLast(entity, id, relationship, target) }
         let (id, target) = (key(id), key(target))
+        if fault == .unlinkOfAbsentLinkIsNotFound, try w.fetch(entity, id: id) != nil,
+           !(try w.related(entity, id: id, via: relationship).contains { $0.id.isIdentical(to: target) }) {
+            throw StoreError(.notFound, "\(entity) \(id) is not linked to \(target)")
+        }
         if let e = schema[entity], let r = e.relationship(relationship) {
             if fault == .unlinkFromInverseSideIgnored && isDeclaredSecond(e, r) { return }
             if fault == .unlinkToOneIgnoresTarget && !r.isToMany {

@@ -23,6 +23,10 @@ struct HeldBackHarness: ConformanceHarness {
         try wrap(schema, directory) { try base.open(schema: schema, directory: directory, migrations: migrations) }
     }
 
+    func compact(schema: Schema, directory: URL) throws {
+        try base.compact(schema: schema, directory: directory)
+    }
+
     func openReadOnly(schema: Schema, directory: URL) throws -> any Repository {
         try wrap(schema, directory) { try base.openReadOnly(schema: schema, directory: directory) }
     }
@@ -111,6 +115,7 @@ final class HeldBackRepository: Repository, @unchecked Sendable {
 
     var schema: Schema { base.schema }
     var capabilities: Capabilities { base.capabilities }
+    var unsupportedCapabilities: [Capabilities: String] { base.unsupportedCapabilities }
 
     private var thread: ObjectIdentifier { ObjectIdentifier(Thread.current) }
 

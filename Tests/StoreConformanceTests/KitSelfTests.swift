@@ -1,4 +1,5 @@
 import Foundation
+import ObjectGraph
 import SQLiteStore
 import StoreConformance
 import StoreCore
@@ -9,12 +10,24 @@ import Testing
 @Suite("Conformance kit self-test")
 struct KitSelfTests {
     static let sqlite = DescriptorHarness(SQLiteStore.descriptor)
+    /// Where the observation faults go: SQLiteStore observes nothing itself.
+    static let graph = DescriptorHarness(ObjectGraph.descriptor(over: SQLiteStore.descriptor))
 
     @Test("the wrapper without a fault passes every case")
     func faithfulWrapperPasses() {
         let report = ConformanceKit.run(FaultyHarness(base: Self.sqlite, fault: nil))
         #expect(report.failed == 0, "\(report.failures.map { "\($0.id): \($0.reason ?? "")" })")
-        #expect(report.passed == ConformanceKit.cases.count)
+        let observing = ConformanceKit.cases.filter { $0.requires.contains(.observation) }
+        #expect(report.cases.filter { $0.status == .skipped }.map(\.id) == observing.map(\.id))
+        #expect(report.passed == ConformanceKit.cases.count - observing.count)
+    }
+
+    @Test("the wrapper without a fault over the object graph passes the observation group")
+    func faithfulObservingWrapperPasses() {
+        let observing = ConformanceKit.cases.filter { $0.requires.contains(.observation) }
+        let report = ConformanceKit.run(FaultyHarness(base: Self.graph, fault: nil), cases: observing)
+        #expect(report.failed == 0, "\(report.failures.map { "\($0.id): \($0.reason ?? "")" })")
+        #expect(report.passed == observing.count && !observing.isEmpty)
     }
 
     /// Runs the case written for the fault (`Fault.catcher`), which must fail; should it pass,
@@ -22,7 +35,7 @@ struct KitSelfTests {
     /// case and lists every catcher.
     @Test("each injected fault is caught by the case written for it", arguments: Fault.allCases)
     func faultIsCaught(_ fault: Fault) throws {
-        let harness = FaultyHarness(base: Self.sqlite, fault: fault)
+        let harness = FaultyHarness(base: fault.needsObservation ? Self.graph : Self.sqlite, fault: fault)
         let designated = try #require(ConformanceKit.cases.first { $0.id == fault.catcher }, "no kit case \(fault.catcher)")
         let all = ProcessInfo.processInfo.environment["STOREBENCH_KIT_ALL_CATCHERS"] == "1"
         var catchers: [String] = []
@@ -47,11 +60,11 @@ struct KitSelfTests {
         let harness = FaultyHarness(base: Self.sqlite, fault: nil, hidden: [.persistence, .snapshotReads])
         let report = ConformanceKit.run(harness)
         let skipped = report.cases.filter { $0.status == .skipped }
-        let expected = ConformanceKit.cases.filter { !$0.requires.isDisjoint(with: [.persistence, .snapshotReads]) }
+        let expected = ConformanceKit.cases.filter { !$0.requires.isDisjoint(with: [.persistence, .snapshotReads, .observation]) }
         #expect(skipped.map(\.id) == expected.map(\.id))
         #expect(!skipped.isEmpty)
         #expect(skipped.allSatisfy { $0.reason?.contains("requires capability") == true })
-        #expect(report.passed + report.skipped == report.cases.count)
+        #expect(report.passed + report.skipped == report.cases.count, "\(report.failures.map { "\($0.id): \($0.reason ?? "")" })")
         #expect(report.passed == ConformanceKit.cases.count - expected.count)
     }
 
@@ -60,13 +73,26 @@ struct KitSelfTests {
         let cases = ConformanceKit.cases
         #expect(cases.count >= 140)
         #expect(Set(cases.map(\.id)).count == cases.count, "case ids must be unique")
-        #expect(ConformanceKit.groups == ["schema", "crud", "transactions", "isolation", "batch", "queries", "relationships", "errors", "persistence", "readOnly", "reentrancy", "migrations", "collections", "orderedRelationships", "embeddedObjects"])
+        #expect(ConformanceKit.groups == ["capabilities", "schema", "crud", "transactions", "isolation", "batch", "queries", "relationships", "errors", "persistence", "readOnly", "reentrancy", "migrations", "collections", "orderedRelationships", "embeddedObjects",
+                                          "uniqueness", "verify", "compaction", "observation", "sizes", "model"])
         #expect(cases.filter { $0.group == "migrations" }.count >= 20)
         let identifier = /[a-z][A-Za-z0-9]*/
         for c in cases {
             #expect(c.group.wholeMatch(of: identifier) != nil && c.name.wholeMatch(of: identifier) != nil,
                     "\(c.id): group and name must be lowerCamelCase identifiers")
         }
+    }
+
+    @Test("README's kit figures are the kit's: cases, groups, injected faults, the object graph's score")
+    func readmeFigures() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let kit = try #require(readme.firstMatch(of: /the kit: (\d+) cases in (\d+) groups/))
+        #expect(Int(kit.1) == ConformanceKit.cases.count && Int(kit.2) == ConformanceKit.groups.count, "README: \(kit.0)")
+        let faults = try #require(readme.firstMatch(of: /tested against (\d+) injected faults/))
+        #expect(Int(faults.1) == Fault.allCases.count, "README: \(faults.0)")
+        let graph = try #require(readme.firstMatch(of: /(\d+)\/(\d+) on the kit over SQLite and LMDB/))
+        #expect(Int(graph.1) == ConformanceKit.cases.count && Int(graph.2) == ConformanceKit.cases.count, "README: \(graph.0)")
     }
 
     @Test("the self-test injects at least 52 faults")

@@ -130,17 +130,7 @@ enum CRUDCases {
                 try ctx.read { tx in
                     try tx.forEachPacked(q) { row in
                         packed.append(Record(row))
-                        for (i, t) in e.attributeTypes.enumerated() {
-                            switch t {
-                            case .int64: typed.append(row.int64(at: i).map(Value.int64) ?? .null)
-                            case .double: typed.append(row.double(at: i).map(Value.double) ?? .null)
-                            case .bool: typed.append(row.bool(at: i).map(Value.bool) ?? .null)
-                            case .string: typed.append(row.string(at: i).map(Value.string) ?? .null)
-                            case .date: typed.append(row.date(at: i).map(Value.date) ?? .null)
-                            case .uuid: typed.append(row.uuid(at: i).map(Value.uuid) ?? .null)
-                            case .bytes: typed.append(row.bytes(at: i).map(Value.bytes) ?? .null)
-                            }
-                        }
+                        typed += CaseSupport.typedValues(row)
                     }
                 }
                 try ctx.expectEqual(packed, fetched, "\(e.name): rows streamed by forEachPacked vs fetched")

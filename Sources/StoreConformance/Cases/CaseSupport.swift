@@ -50,6 +50,21 @@ enum CaseSupport {
 
     static func scalars(_ vs: [Value]) -> [[UInt32]] { vs.map { scalars($0) ?? [] } }
 
+    /// A packed row's values read through its typed accessors (`int64(at:)`, …).
+    static func typedValues(_ row: PackedRow) -> [Value] {
+        row.entity.attributeTypes.enumerated().map { i, t in
+            switch t {
+            case .int64: row.int64(at: i).map(Value.int64) ?? .null
+            case .double: row.double(at: i).map(Value.double) ?? .null
+            case .bool: row.bool(at: i).map(Value.bool) ?? .null
+            case .string: row.string(at: i).map(Value.string) ?? .null
+            case .date: row.date(at: i).map(Value.date) ?? .null
+            case .uuid: row.uuid(at: i).map(Value.uuid) ?? .null
+            case .bytes: row.bytes(at: i).map(Value.bytes) ?? .null
+            }
+        }
+    }
+
     /// A date `offset` seconds after the fixture's epoch.
     static func date(_ offset: Double) -> Value { .date(SocialFixture.epoch.addingTimeInterval(offset)) }
 

@@ -58,15 +58,7 @@ enum PersistenceCases {
         ConformanceCase("persistence", "damagedFilesAreCorrupted", requires: .persistence) { ctx in
             try ctx.seed()
             try ctx.close()
-            // Overwrite every file of the store with seeded noise of the same size.
-            var rng = SplitMix64(seed: 0xBAD)
-            let files = FileManager.default.enumerator(at: ctx.directory, includingPropertiesForKeys: [.isRegularFileKey])?
-                .compactMap { $0 as? URL }.filter { (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true } ?? []
-            try ctx.expect(!files.isEmpty, "the store left no files in its directory")
-            for f in files {
-                let size = max(4096, (try FileManager.default.attributesOfItem(atPath: f.path)[.size] as? Int) ?? 0)
-                try Data((0..<size).map { _ in UInt8(truncatingIfNeeded: rng.next()) }).write(to: f)
-            }
+            try ctx.expect(try DamageTrials.overwriteWithNoise(ctx.directory, seed: 0xBAD) > 0, "the store left no files in its directory")
             try ctx.expectError(.corrupted, "opening and reading a store whose files are noise") {
                 try ctx.reopen()
                 for e in ctx.schema.entities { _ = try ctx.read { try $0.fetch(Query(e.name)) } }

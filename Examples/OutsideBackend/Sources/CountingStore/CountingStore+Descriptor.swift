@@ -7,7 +7,8 @@ extension CountingStore {
     public static let descriptor = BackendDescriptor(
         name: "counting+sqlite",
         summary: "An outside backend: every operation counted, then run on SQLiteStore",
-        engine: "sqlite"
+        engine: "sqlite",
+        compact: SQLiteStore.descriptor.compact      // its files are SQLiteStore's
     ) { schema, directory, options in
         try CountingStore(over: SQLiteStore(directory: directory, schema: schema, options: options))
     }

@@ -18,6 +18,7 @@ public final class CountingStore: Repository {
 
     public var schema: Schema { base.schema }
     public var capabilities: Capabilities { base.capabilities }
+    public var unsupportedCapabilities: [Capabilities: String] { base.unsupportedCapabilities }
 
     public func read<T>(_ body: (any ReadTransaction) throws -> T) throws -> T {
         counts.add("read")
