@@ -20,9 +20,9 @@ help:
 	@echo "make fuzz-smoke   each fuzz target (predicate, record, pagewalk) under libFuzzer for $(FUZZ_SMOKE_SECONDS) s from seed 1"
 	@echo "make fuzz         each fuzz target for FUZZ_SECONDS=$(FUZZ_SECONDS) s (FUZZ_TARGETS=..., FUZZ_SEED=...); found inputs in .build-fuzz/artifacts"
 	@echo "make test-tsan    the concurrency stress run (readers beside a writer, LMDB map growth, graph contexts) under ThreadSanitizer"
-	@echo "make test-example the outside backend of Examples/OutsideBackend: built against this package, its kit tests, its own CLI measuring it beside sqlite"
+	@echo "make test-example the outside packages: Examples/OutsideBackend (its kit tests, its own CLI measuring it beside sqlite) and Examples/KitScore's tests"
 	@echo "make kit CASE='queries.inList\\b'  run the tests matching CASE (a regular expression); fails when none matches"
-	@echo "make kit-score    the kit's mutation score on the held-back faults (several minutes)"
+	@echo "make kit-score    the kit's mutation score from outside: Examples/KitScore's mutations of SQLiteStore, each named (about 3 min after its build)"
 	@echo "make kit-model    the kit's random operations at length (KIT_OPS=200000, SEED=... to replay) on every backend"
 	@echo "make test-floors-optimized  the floor tests (equal work, allocations) in an optimized build, as the runner runs floors"
 	@echo "make deps         install missing system packages: $(PACKAGES)"
@@ -79,6 +79,7 @@ test-tsan: deps
 # runs the kit and measures its backend beside sqlite, cells as its own child processes.
 EXAMPLE     := Examples/OutsideBackend
 EXAMPLE_BIN := $(EXAMPLE)/.build/debug/counting-bench
+KIT_SCORE   := Examples/KitScore
 test-example: deps
 	cd $(EXAMPLE) && $(SWIFT) build --build-tests
 	cd $(EXAMPLE) && $(SWIFT) test --skip-build
@@ -89,7 +90,8 @@ test-example: deps
 	$(EXAMPLE_BIN) run --backends counting+sqlite,sqlite --workloads crud.read-pk.single,crud.insert.single \
 	  --scale tiny --rounds 1 --no-conformance --out $(EXAMPLE)/.build/report
 	grep -q 'counting+sqlite' $(EXAMPLE)/.build/report/latest.md
-	@echo "test-example: counting+sqlite passed the kit and was measured beside sqlite ($(EXAMPLE)/.build/report/latest.md)"
+	cd $(KIT_SCORE) && $(SWIFT) build --build-tests && $(SWIFT) test --skip-build
+	@echo "test-example: counting+sqlite passed the kit and was measured beside sqlite ($(EXAMPLE)/.build/report/latest.md); KitScore's unmutated wrapper passed the kit and each mutation is observable"
 
 # One kit case (or any tests) by regular expression; a filter that matches nothing fails, where
 # `swift test --filter` alone would pass with 0 tests.
@@ -106,11 +108,13 @@ kit-model: release
 	@seed=$${SEED:-$$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}; echo "kit-model: seed $$seed, $(KIT_OPS) operations per backend"; \
 	STOREBENCH_KIT_SEED=$$seed STOREBENCH_KIT_OPS=$(KIT_OPS) $(RELEASE_BIN) conformance --filter model.random --verbose
 
-# The kit's mutation score on faults held back from its design (Tests/StoreConformanceTests/HeldBack*):
-# the whole kit once per fault, several minutes; prints each fault's catchers and the score.
+# The kit's mutation score, measured from outside: Examples/KitScore, a package depending on this
+# one as a backend author's would, wraps SQLiteStore (and the object graph over it) with one of
+# its mutations at a time and runs the kit until a case fails (about 3 min after its build).
+# Prints a line per mutation and the score; exit 1 below 95 % or when the unmutated wrapper fails.
 kit-score: deps
-	$(SWIFT) build --build-tests
-	set -o pipefail; STOREBENCH_KIT_SCORE=1 $(SWIFT) test --skip-build --filter heldBackMutationScore 2>&1 | grep '^held-back'
+	cd $(KIT_SCORE) && $(SWIFT) build --product kit-score
+	$(KIT_SCORE)/.build/debug/kit-score
 
 # The floor tests also run in `make test` (debug); this runs them optimized, as the benchmark does.
 test-floors-optimized: deps

@@ -40,14 +40,17 @@ public enum TextFolding {
     /// NSPredicate `LIKE`: `?` matches exactly one character (Unicode scalar after folding),
     /// `*` any run of them; every other character matches itself. `pattern` is folded already.
     public static func like(_ text: String, foldedPattern pattern: String, _ options: StringOptions) -> Bool {
-        let t = Array(fold(text, options).unicodeScalars)
-        let p = Array(pattern.unicodeScalars)
-        // Iterative wildcard matching with backtracking to the last '*': O(n·m) worst case.
+        wildcardMatch(Array(fold(text, options).unicodeScalars), Array(pattern.unicodeScalars), any: "*", one: "?")
+    }
+
+    /// `LIKE` over any elements: `any` matches a run of elements, `one` exactly one, every other
+    /// element itself. Iterative, backtracking to the last `any`: O(n·m) at worst.
+    public static func wildcardMatch<T: Equatable>(_ t: [T], _ p: [T], any: T, one: T) -> Bool {
         var ti = 0, pi = 0, starP = -1, starT = 0
         while ti < t.count {
-            if pi < p.count, p[pi] == "?" || (p[pi] != "*" && p[pi] == t[ti]) {
+            if pi < p.count, p[pi] == one || (p[pi] != any && p[pi] == t[ti]) {
                 ti += 1; pi += 1
-            } else if pi < p.count, p[pi] == "*" {
+            } else if pi < p.count, p[pi] == any {
                 starP = pi; starT = ti; pi += 1
             } else if starP >= 0 {
                 pi = starP + 1; starT += 1; ti = starT
@@ -55,7 +58,7 @@ public enum TextFolding {
                 return false
             }
         }
-        while pi < p.count, p[pi] == "*" { pi += 1 }
+        while pi < p.count, p[pi] == any { pi += 1 }
         return pi == p.count
     }
 

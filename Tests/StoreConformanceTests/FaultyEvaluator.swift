@@ -84,8 +84,8 @@ struct FaultyEvaluator {
                 guard let s = v.stringValue else { return false }
                 let text = TextFolding.fold(s, options)
                 return fault == .likeByCharacters
-                    ? Self.wildcard(Array(text), Array(pattern), any: "*", one: "?")
-                    : Self.wildcard(Array(text.utf16), Array(pattern.utf16), any: 0x2A, one: 0x3F)
+                    ? TextFolding.wildcardMatch(Array(text), Array(pattern), any: "*", one: "?")
+                    : TextFolding.wildcardMatch(Array(text.utf16), Array(pattern.utf16), any: 0x2A, one: 0x3F)
             }
         case .betweenBoundsSwapped:
             if case .between(let a, let b) = comparison, Value.compare(a, b) == .orderedDescending {
@@ -134,23 +134,5 @@ struct FaultyEvaluator {
         default:
             return Value.compare(a, b)
         }
-    }
-
-    /// LIKE over any elements: `any` matches a run, `one` exactly one element.
-    static func wildcard<T: Equatable>(_ t: [T], _ p: [T], any: T, one: T) -> Bool {
-        var ti = 0, pi = 0, starP = -1, starT = 0
-        while ti < t.count {
-            if pi < p.count, p[pi] == one || (p[pi] != any && p[pi] == t[ti]) {
-                ti += 1; pi += 1
-            } else if pi < p.count, p[pi] == any {
-                starP = pi; starT = ti; pi += 1
-            } else if starP >= 0 {
-                pi = starP + 1; starT += 1; ti = starT
-            } else {
-                return false
-            }
-        }
-        while pi < p.count, p[pi] == any { pi += 1 }
-        return pi == p.count
     }
 }

@@ -16,6 +16,19 @@ extension MigrationCases {
     }
 
     static let versions: [ConformanceCase] = [
+        ConformanceCase.seeded("migrations", "planRunsOnce", requires: MigrationSupport.needs) { ctx in
+            // Opening a migrated store again with the same plan runs none of it.
+            let v2 = try MigrationSupport.schema(2)
+            let m = Migration(from: SocialSchema.make(), to: v2).then { tx in
+                let age = try tx.fetch("User", id: 1)?["age"].int64Value ?? 0
+                try tx.update("User", id: 1, set: ["age": .int64(age + 1)])
+            }
+            try ctx.migrate(to: v2, MigrationSupport.plan(m))
+            try ctx.migrate(to: v2, MigrationSupport.plan(m))
+            try ctx.reopen()
+            try ctx.migrate(to: v2, MigrationSupport.plan(m))
+            try ctx.expectEqual(try ctx.read { try $0.fetch("User", id: 1)?["age"] }, 31, "ann's age, raised by the plan's store step once, after three opens with the plan")
+        },
         ConformanceCase.seeded("migrations", "chainInOneOpen", requires: MigrationSupport.needs) { ctx in
             let seen = Locked<[Int]>([])
             var plan = MigrationPlan([try twoToThree(), try oneToTwo()])

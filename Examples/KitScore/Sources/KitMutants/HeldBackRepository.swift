@@ -1,4 +1,5 @@
 import Foundation
+import ObjectGraph
 import SQLiteStore
 import StoreConformance
 import StoreCore
@@ -7,27 +8,41 @@ import StoreCore
 // operation goes to the wrapped store unchanged unless the fault's data shape is present.
 
 /// Opens SQLiteStore through its descriptor and wraps what it opens.
-struct HeldBackHarness: ConformanceHarness {
-    let fault: HeldBackFault?
-    let base = DescriptorHarness(SQLiteStore.descriptor)
+public struct HeldBackHarness: ConformanceHarness {
+    public let fault: HeldBackFault?
+    let base: DescriptorHarness
 
-    init(_ fault: HeldBackFault?) { self.fault = fault }
+    /// `observing`: over the object graph on SQLite (for the observation mutations, which
+    /// it takes by itself); over SQLiteStore otherwise.
+    public init(_ fault: HeldBackFault?, observing: Bool = false) {
+        self.fault = fault
+        let graph = observing || fault?.needsObservation == true
+        base = DescriptorHarness(graph ? ObjectGraph.descriptor(over: SQLiteStore.descriptor) : SQLiteStore.descriptor)
+    }
 
-    var name: String { fault.map { "heldback-\($0.rawValue)" } ?? "heldback" }
+    public var name: String { fault.map { "heldback-\($0.rawValue)" } ?? "heldback" }
 
-    func open(schema: Schema, directory: URL) throws -> any Repository {
+    public func open(schema: Schema, directory: URL) throws -> any Repository {
         try wrap(schema, directory) { try base.open(schema: schema, directory: directory) }
     }
 
-    func open(schema: Schema, directory: URL, migrations: MigrationPlan) throws -> any Repository {
-        try wrap(schema, directory) { try base.open(schema: schema, directory: directory, migrations: migrations) }
+    public func open(schema: Schema, directory: URL, migrations: MigrationPlan) throws -> any Repository {
+        let migrated = try? base.descriptor.storedSchema?(directory).version == schema.version
+        let repo = try wrap(schema, directory) { try base.open(schema: schema, directory: directory, migrations: migrations) }
+        if fault == .migrationPlanRerunOnEveryOpen, migrated == true {
+            for m in migrations.migrations where m.destination.version == schema.version {
+                for step in m.storeSteps { try repo.write(step) }
+            }
+        }
+        return repo
     }
 
-    func compact(schema: Schema, directory: URL) throws {
+    public func compact(schema: Schema, directory: URL) throws {
         try base.compact(schema: schema, directory: directory)
+        if fault == .compactionDropsLinks { try HeldBackMutations.dropManyToManyLinks(base.open(schema: schema, directory: directory)) }
     }
 
-    func openReadOnly(schema: Schema, directory: URL) throws -> any Repository {
+    public func openReadOnly(schema: Schema, directory: URL) throws -> any Repository {
         try wrap(schema, directory) { try base.openReadOnly(schema: schema, directory: directory) }
     }
 
@@ -203,6 +218,7 @@ final class HeldBackRepository: Repository, @unchecked Sendable {
     }
 
     func verify() throws -> VerificationReport {
+        if fault == .verifySkipsEngineCheck { return try HeldBackMutations.logicalChecksOnly(base) }
         var report = try base.verify()
         if fault == .verifyFlagsManyToManyLinks {
             let orphan: String? = try base.read { tx in
@@ -368,6 +384,7 @@ class HeldBackReadTransaction: ReadTransaction {
             }
             let k = HeldBackLinkKey(entity: entity, id: key(entity, id), relationship: relationship)
             guard let f = fault, let e = schema[entity], let rel = e.relationship(relationship) else { return rs }
+            if f == .relatedOrdersIdsAsText && !rel.isOrdered { return rs.sorted { "\($0.id)" < "\($1.id)" } }
             let dest = schema.inverse(of: rel).entity
             switch f {
             case .relinkToOneLeavesOldInverse, .oneToOneNotExclusive:
@@ -714,6 +731,7 @@ final class HeldBackWriteTransaction: HeldBackReadTransaction, WriteTransaction 
         try op {
             try withWriter { _ in
                 let r = try stored(record)
+                try HeldBackMutations.refuseUnique(r, fault, in: writer)
                 try mapped(entity: r.entity.name, isUnique: { !exists(r.entity.name, r.id) }) { try writer.insert(r) }
                 fetchCache = [:]
                 afterInsert([r])
@@ -775,6 +793,8 @@ final class HeldBackWriteTransaction: HeldBackReadTransaction, WriteTransaction 
         try op {
             try withWriter { _ in
                 var rs = try records.map(stored)
+                if fault == .batchInsertCommittedInChunks && rs.count > 256 { return try HeldBackMutations.insertInChunks(rs, writer) }
+                for r in rs { try HeldBackMutations.refuseUnique(r, fault, in: writer) }
                 switch fault {
                 case .batchDuplicateKeysLastWins:
                     var last: [HeldBackLinkKey: Int] = [:]
@@ -856,6 +876,7 @@ final class HeldBackWriteTransaction: HeldBackReadTransaction, WriteTransaction 
     func delete(_ entity: String, where predicate: StorePredicate) throws -> Int {
         try op {
             try withWriter { _ in
+                if fault == .deleteWherePagedWithOffset { return try HeldBackMutations.deletePaged(entity, predicate, writer) }
                 switch fault {
                 case .deleteWhereCountIncludesCascade:
                     let before = try schema.entities.reduce(0) { $0 + (try writer.count(Query($1.name))) }

@@ -5,7 +5,7 @@
 ///
 /// Each fault only changes behaviour in the data shape its comment names; everywhere else the
 /// wrapped store answers exactly as the correct one does.
-enum HeldBackFault: String, CaseIterable, Sendable {
+public enum HeldBackFault: String, CaseIterable, Sendable {
     // MARK: Ordering
 
     /// Nulls are treated as the largest value (PostgreSQL's default): last when ascending,
@@ -230,4 +230,50 @@ enum HeldBackFault: String, CaseIterable, Sendable {
     /// `verify()` expects every link to be a foreign key and reports many-to-many join rows as
     /// orphans: a sound store with such links is not clean.
     case verifyFlagsManyToManyLinks
+
+    // MARK: Reported by an outside test of the 197-case kit (issue 36), among the bugs it let through
+
+    /// Results observation delivers a modification as a deletion plus an insertion.
+    case observationModificationsAsInsertions
+    /// Results observation drops modifications.
+    case observationMissesModifications
+    /// Results observation delivers an empty change set when a wait times out.
+    case observationDeliversEmptyChanges
+    /// Compaction drops the links of many-to-many relationships.
+    case compactionDropsLinks
+    /// A migration plan's store steps run again at every open with the plan.
+    case migrationPlanRerunOnEveryOpen
+    /// `verify()` runs the logical checks alone, not the engine's.
+    case verifySkipsEngineCheck
+    /// Packed-row reads ignore the query's limit and offset.
+    case packedReadsIgnorePaging
+    /// Packed-row reads give null for an empty string.
+    case packedReadsEmptyStringAsNull
+    /// Packed-row reads cut dates to whole milliseconds.
+    case packedReadsDatesToMilliseconds
+    /// Batch inserts of more than 256 records are committed in chunks: a failing chunk after
+    /// the first is dropped, the earlier ones kept.
+    case batchInsertCommittedInChunks
+    /// Delete-where with more than 100 matches goes in pages with a growing offset, skipping some.
+    case deleteWherePagedWithOffset
+    /// Unique constraints compare strings case-insensitively.
+    case uniqueComparedCaseInsensitively
+    /// Nulls in a unique attribute conflict with each other.
+    case uniqueNullsConflict
+    /// `related(...)` orders integer ids as text (10 before 9).
+    case relatedOrdersIdsAsText
+
+    /// Why no behaviour the protocol promises can reveal this mutation, for those where none can.
+    public var unrevealable: String? {
+        switch self {
+        case .batchReportsLastError: "the protocol promises that a batch with a bad record fails whole, not which of several bad records its error names"
+        default: nil
+        }
+    }
+
+    /// The mutations of observation, injected into the object graph over SQLite (SQLiteStore
+    /// itself observes nothing).
+    var needsObservation: Bool {
+        [.observationModificationsAsInsertions, .observationMissesModifications, .observationDeliversEmptyChanges].contains(self)
+    }
 }

@@ -314,7 +314,7 @@ struct HeldBackQueryEngine {
 
 /// `LIKE` over UTF-16 code units: `?` is one unit, `*` any run (the self-test's matcher).
 private func likeUTF16(_ t: [UInt16], _ p: [UInt16]) -> Bool {
-    FaultyEvaluator.wildcard(t, p, any: UInt16(UInt8(ascii: "*")), one: UInt16(UInt8(ascii: "?")))
+    TextFolding.wildcardMatch(t, p, any: UInt16(UInt8(ascii: "*")), one: UInt16(UInt8(ascii: "?")))
 }
 
 /// SQLite's `lower()`: ASCII letters only.

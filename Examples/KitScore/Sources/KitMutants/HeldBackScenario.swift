@@ -1,72 +1,12 @@
 import Foundation
 import StoreConformance
 import StoreCore
-import Testing
-
-/// Measures the conformance kit against faults it was not designed against (`HeldBackFault`).
-/// It does not require every fault to be caught: it prints the score. It does require the
-/// wrapper without a fault to pass the whole kit, and every fault to change what a backend
-/// observably does in its data shape (a fault nothing can see measures nothing).
-@Suite("HeldBack", .serialized)
-struct HeldBackFaultTests {
-    /// `HELDBACK_FAULTS=a,b` limits the score run to some faults (while developing).
-    static var selectedFaults: [HeldBackFault] {
-        guard let list = ProcessInfo.processInfo.environment["HELDBACK_FAULTS"], !list.isEmpty else { return HeldBackFault.allCases }
-        let names = Set(list.split(separator: ",").map(String.init))
-        return HeldBackFault.allCases.filter { names.contains($0.rawValue) }
-    }
-
-    @Test("HeldBack: the wrapper without a fault passes every kit case")
-    func heldBackWrapperWithoutFaultPassesTheKit() {
-        let report = ConformanceKit.run(HeldBackHarness(nil))
-        for f in report.failures { print("held-back no-fault wrapper failed \(f)") }
-        #expect(report.failures.isEmpty, "\(report.failures.map(\.description).joined(separator: "\n"))")
-        #expect(report.passed + report.skipped == ConformanceKit.cases.count)
-    }
-
-    @Test("HeldBack: every held-back fault changes observable behaviour in its data shape")
-    func heldBackFaultsAreObservable() throws {
-        for fault in Self.selectedFaults {
-            let correct = try HeldBackScenario.observe(fault, under: nil)
-            let faulty = try HeldBackScenario.observe(fault, under: fault)
-            #expect(correct != faulty, "\(fault.rawValue) changes nothing: \(correct)")
-            if correct == faulty { print("held-back \(fault.rawValue): NOT OBSERVABLE (\(correct))") }
-            if ProcessInfo.processInfo.environment["HELDBACK_VERBOSE"] != nil {
-                print("held-back \(fault.rawValue): correct \(correct.prefix(120)) | faulty \(faulty.prefix(120))")
-            }
-        }
-    }
-
-    /// Runs the whole kit once per fault (minutes), so only on demand: `make kit-score`.
-    @Test("HeldBack: mutation score of the kit on held-back faults",
-          .enabled(if: ProcessInfo.processInfo.environment["STOREBENCH_KIT_SCORE"] != nil, "set STOREBENCH_KIT_SCORE=1 (make kit-score)"))
-    func heldBackMutationScore() {
-        let start = Date()
-        let faults = Self.selectedFaults
-        var caught = 0
-        for fault in faults {
-            let t0 = Date()
-            let report = ConformanceKit.run(HeldBackHarness(fault))
-            let failed = report.failures
-            let seconds = String(format: "%.1fs", Date().timeIntervalSince(t0))
-            if failed.isEmpty {
-                print("held-back \(fault.rawValue): NOT CAUGHT [\(seconds)]")
-            } else {
-                caught += 1
-                let ids = failed.map(\.id)
-                print("held-back \(fault.rawValue): caught by \(failed.count) case(s), e.g. \(ids.joined(separator: ", ")) [\(seconds)]")
-            }
-        }
-        print("held-back mutation score: \(caught)/\(faults.count)")
-        print(String(format: "held-back run time: %.0fs", Date().timeIntervalSince(start)))
-    }
-}
 
 // MARK: - Scenarios: one small situation per fault, observed on the correct and faulty store
 
 /// A small schema of its own (not the kit's), a seed, and per fault the observations of the
 /// situation the fault is about.
-enum HeldBackScenario {
+public enum HeldBackScenario {
     static func makeSchema(version: Int = 1) throws -> Schema {
         try Schema(version: version, entities: [
             EntityDescription("User", primaryKey: "id",
@@ -104,6 +44,7 @@ enum HeldBackScenario {
                 relationships: [Relationship("comment", to: "Comment", inverse: "locks", .toOne)]),
             EntityDescription("Profile", primaryKey: "id",
                 attributes: [Attribute("id", .int64), Attribute("nick", .string, optional: true)],
+                indexes: [IndexDescription(["nick"], unique: true)],
                 relationships: [Relationship("user", to: "User", inverse: "profile", .toOne)]),
         ])
     }
@@ -155,11 +96,11 @@ enum HeldBackScenario {
     static func ids(_ rs: [Record]) -> String { rs.map { "\($0.id)" }.joined(separator: ",") }
 
     /// Runs the fault's situation on a fresh store wrapped with `fault` (nil: the correct store).
-    static func observe(_ scenario: HeldBackFault, under fault: HeldBackFault?) throws -> String {
+    public static func observe(_ scenario: HeldBackFault, under fault: HeldBackFault?) throws -> String {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("heldback-observe-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let harness = HeldBackHarness(fault)
+        let harness = HeldBackHarness(fault, observing: scenario.needsObservation)
         var repo = try harness.open(schema: try makeSchema(), directory: dir)
         defer { try? repo.close() }
         try seed(repo)
@@ -401,6 +342,60 @@ enum HeldBackScenario {
             return show { try harness.open(schema: try makeSchema(version: 2), directory: dir).close(); return "opened" }
         case .verifyFlagsManyToManyLinks:
             return show { try repo.verify().isClean }
+        default:
+            return try observeReported(scenario, repo: &repo, harness: harness, directory: dir)
+        }
+    }
+}
+
+extension HeldBackScenario {
+    /// The situations of the mutations an outside test reported (issue 36).
+    static func observeReported(_ m: HeldBackFault, repo: inout any Repository, harness: HeldBackHarness, directory: URL) throws -> String {
+        let s = repo.schema, r = repo
+        func reopened(_ open: () throws -> any Repository) throws -> any Repository { try repo.close(); repo = try open(); return repo }
+        func packed(_ q: Query, _ attribute: String) -> String {
+            show { try r.read { tx in var out: [String] = []; try tx.forEachPacked(q) { out.append("\(Record($0)[attribute])") }; return out } }
+        }
+        switch m {
+        case .observationModificationsAsInsertions, .observationMissesModifications, .observationDeliversEmptyChanges:
+            guard let o = r as? any ObservingRepository else { return "not observing" }
+            let watched = try o.observeResults(Query("User", sort: [.asc("id")]))
+            if m != .observationDeliversEmptyChanges { try r.write { try $0.update("User", id: 1, set: ["age": 31]) } }
+            return show { "\(String(describing: try watched.waitForChange(timeout: m == .observationDeliversEmptyChanges ? 0.2 : 5)))" }
+        case .compactionDropsLinks:
+            let again = try reopened { try harness.compact(schema: s, directory: directory); return try harness.open(schema: s, directory: directory) }
+            return show { ids(try again.read { try $0.related("Post", id: 10, via: "tags") }) }
+        case .migrationPlanRerunOnEveryOpen:
+            let v2 = try makeSchema(version: 2)
+            let plan = MigrationPlan([Migration(from: s, to: v2).then { tx in
+                try tx.update("User", id: 1, set: ["age": .int64((try tx.fetch("User", id: 1)?["age"].int64Value ?? 0) + 1)])
+            }])
+            _ = try reopened { try harness.open(schema: v2, directory: directory, migrations: plan) }
+            let again = try reopened { try harness.open(schema: v2, directory: directory, migrations: plan) }
+            return show { try again.read { try $0.fetch("User", id: 1)?["age"] } ?? "missing" }
+        case .verifySkipsEngineCheck: return show { try r.verify().checks.joined(separator: "; ") }
+        case .packedReadsIgnorePaging: return packed(Query("User", sort: [.asc("id")], limit: 2, offset: 1), "id")
+        case .packedReadsEmptyStringAsNull:
+            try r.write { try $0.update("User", id: 2, set: ["bio": ""]) }
+            return packed(Query("User", where: "id" == 2), "bio")
+        case .packedReadsDatesToMilliseconds:
+            try r.write { try $0.update("User", id: 1, set: ["joinedAt": .date(Date(timeIntervalSince1970: 1000.0004))]) }
+            return packed(Query("User", where: "id" == 1), "joinedAt")
+        case .batchInsertCommittedInChunks:
+            let batch = try (0..<300).map { try user(s, ["id": .int64(1000 + Int64($0)), "username": .string("b\($0)")]) }
+            _ = show { try r.write { try $0.insert(contentsOf: batch + [batch[0]]) } }
+            return show { try r.read { try $0.count(Query("User")) } }
+        case .deleteWherePagedWithOffset:
+            try r.write { tx in try tx.insert(contentsOf: try (0..<250).map { try user(s, ["id": .int64(1000 + Int64($0)), "username": .string("d\($0)"), "age": 77]) }) }
+            return show { try r.write { try $0.delete("User", where: "age" == 77) } }
+        case .uniqueComparedCaseInsensitively: return show { try r.write { try $0.insert(try user(s, ["id": 50, "username": "ANN"])) } }
+        case .uniqueNullsConflict:
+            return show { try r.write { tx in for id in [50, 51] as [Int64] { try tx.insert(try s["Profile"]!.record(["id": .int64(id)])) } } }
+        case .relatedOrdersIdsAsText:
+            try r.write { tx in for id in [9, 10] as [Int64] { try tx.insert(try s["Post"]!.record(["id": .int64(id * 100), "title": "p"])); try tx.link("Post", id: .int64(id * 100), "tags", to: "lmdb") } }
+            try r.write { tx in try tx.insert(try s["Post"]!.record(["id": 9, "title": "p"])); try tx.link("Post", id: 9, "tags", to: "lmdb") }
+            return show { ids(try r.read { try $0.related("Tag", id: "lmdb", via: "posts") }) }
+        default: return "no situation for \(m.rawValue)"
         }
     }
 }
