@@ -26,9 +26,12 @@ final class GraphResultsObservation: ResultsObservation, @unchecked Sendable {
     init(context: ObjectContext, query: Query) throws {
         self.context = context
         token = try context.performAndWait { c in
-            try c.observe(query) { [unowned self] change in self.receive(change) }
+            try c.observe(query) { [weak self] change in self?.receive(change) }
         }
     }
+
+    /// Released means stopped (`ResultsObservation`): a delivery already queued finds no one.
+    deinit { token?.cancel() }
 
     /// On the context's queue, at each delivery.
     private func receive(_ change: ResultsChange) {

@@ -84,6 +84,9 @@ enum ObservationCases {
             watched.observation.cancel()
             try ctx.write { try $0.delete("User", id: 1) }
             try ctx.expect(try watched.observation.waitForChange(timeout: 0.3) == nil, "a cancelled observation delivered a change")
+            for i in 0..<3 { _ = try WatchedResults(ctx, Query("User", sort: [.asc("id")])); try ctx.write { try $0.update("User", id: 2, set: ["age": .int64(Int64(i))]) } }
+            Thread.sleep(forTimeInterval: 0.3)                               // deliveries to released observations find no one
+            try ctx.expectEqual(try ctx.read { try $0.fetch("User", id: 2)?["age"] }, 2, "bob's age after commits beside released observations")
         },
     ]
 }

@@ -39,7 +39,7 @@ enum ObservationThreads {
         }
         try ctx.expect(CaseSupport.wait(committed, 10), "the committing thread did not finish within 10 s")
         if let e = commitError.withLock({ $0 }) { throw e }
-        for _ in 1...2 { try ctx.expect(CaseSupport.wait(done, 10), "an observer did not see the commits within 10 s") }
+        for _ in 1...2 { try ctx.expect(CaseSupport.wait(done, 20), "an observer did not see the commits within 20 s") }
         let failures = outcomes.withLock { $0 }
         try ctx.expect(failures.isEmpty, failures.joined(separator: "; "))
     }

@@ -29,21 +29,21 @@ final class WatchedResults {
 
     convenience init(_ ctx: ConformanceContext, _ query: Query) throws { try self.init(try ctx.repository, query) }
 
-    /// The next change, within 5 seconds of `what`, checked and applied.
+    /// The next change, within 10 seconds of `what`, checked and applied.
     func next(_ what: String) throws -> CollectionChange {
-        guard let change = try observation.waitForChange(timeout: 5) else {
-            throw ConformanceFailure("no change was delivered within 5 s of \(what)")
+        guard let change = try observation.waitForChange(timeout: 10) else {
+            throw ConformanceFailure("no change was delivered within 10 s of \(what)")
         }
         try apply(change, what)
         return change
     }
 
-    /// Waits for changes until the results are `expected`, checking each (5 s in all).
+    /// Waits for changes until the results are `expected`, checking each (10 s in all).
     func follow(until expected: [Value], _ what: String) throws {
-        let deadline = Date(timeIntervalSinceNow: 5)
+        let deadline = Date(timeIntervalSinceNow: 10)
         while ids != expected {
             guard let change = try observation.waitForChange(timeout: deadline.timeIntervalSinceNow) else {
-                throw ConformanceFailure("after \(what), the observed results stayed \(ids), not \(expected), for 5 s")
+                throw ConformanceFailure("after \(what), the observed results stayed \(ids), not \(expected), for 10 s")
             }
             try apply(change, what)
         }
