@@ -142,7 +142,7 @@ struct ExactValues: Hashable {
     init(_ values: [Value]) { self.values = values }
 
     static func == (a: ExactValues, b: ExactValues) -> Bool {
-        a.values.count == b.values.count && zip(a.values, b.values).allSatisfy { Value.compare($0, $1) == .orderedSame }
+        a.values.count == b.values.count && zip(a.values, b.values).allSatisfy { $0.isIdentical(to: $1) }
     }
 
     func hash(into hasher: inout Hasher) {

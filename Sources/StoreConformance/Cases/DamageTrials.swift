@@ -77,7 +77,7 @@ enum DamageTrials {
     static func storeFiles(_ directory: URL) throws -> [URL] {
         try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: [.isRegularFileKey])
             .filter { (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true }
-            .filter { !$0.lastPathComponent.hasSuffix("-shm") && !$0.lastPathComponent.contains("lock") }
+            .filter { StoreFiles.holdsData($0.lastPathComponent) }
             .sorted { $0.lastPathComponent < $1.lastPathComponent }
     }
 

@@ -102,10 +102,13 @@ struct StoreFiles {
         }
     }
 
+    /// Whether a store's file holds data, not locks or shared memory (`-shm`, LMDB's `lock.mdb`).
+    static func holdsData(_ name: String) -> Bool { !name.hasSuffix("-shm") && !name.contains("lock") }
+
     private static func read(_ directory: URL) throws -> [String: Data] {
         var out: [String: Data] = [:]
         for name in try FileManager.default.contentsOfDirectory(atPath: directory.path)
-        where !name.hasSuffix("-shm") && !name.contains("lock") {
+        where holdsData(name) {
             var isDirectory: ObjCBool = false
             let path = directory.appendingPathComponent(name).path
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
