@@ -16,8 +16,7 @@ enum ObservationThreads {
                 do {
                     let watched = try WatchedResults(repository, query)
                     ready.signal()
-                    try watched.follow(until: expected, "commits of another thread (observer \(observer))")
-                    if !watched.modified.contains(1) { outcomes.withLock { $0.append("observer \(observer) missed user 1's update") } }
+                    try watched.follow(until: expected, modifying: [1], "commits of another thread (observer \(observer))")
                 } catch {
                     ready.signal()
                     outcomes.withLock { $0.append("observer \(observer): \(error)") }

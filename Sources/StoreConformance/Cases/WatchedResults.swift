@@ -38,12 +38,16 @@ final class WatchedResults {
         return change
     }
 
-    /// Waits for changes until the results are `expected`, checking each (10 s in all).
-    func follow(until expected: [Value], _ what: String) throws {
+    /// Waits for changes until the results are `expected` and every key of `modifying` was
+    /// delivered as modified, checking each (10 s in all). A delivery may re-read results that
+    /// already hold later commits, so the modification can come after the final results.
+    func follow(until expected: [Value], modifying: Set<Value> = [], _ what: String) throws {
         let deadline = Date(timeIntervalSinceNow: 10)
-        while ids != expected {
+        while ids != expected || !modifying.isSubset(of: modified) {
             guard let change = try observation.waitForChange(timeout: deadline.timeIntervalSinceNow) else {
-                throw ConformanceFailure("after \(what), the observed results stayed \(ids), not \(expected), for 10 s")
+                let missed = modifying.subtracting(modified).map(\.description).sorted()
+                throw ConformanceFailure("after \(what), the observed results stayed \(ids), not \(expected), "
+                                         + "with no modification of [\(missed.joined(separator: ", "))] delivered, for 10 s")
             }
             try apply(change, what)
         }
