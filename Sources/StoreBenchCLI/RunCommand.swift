@@ -111,6 +111,17 @@ struct RunCommand: ParsableCommand {
     @Option(help: "The folder of dataset specifications (default: ./Fixtures, else the one beside the build).")
     var fixtures: String?
 
+    @Option(help: ArgumentHelp("Run one part of the plan: INDEX/COUNT, e.g. 2/4; `storebench merge` joins the parts.", discussion: """
+        The plan's workloads are dealt to COUNT shards, each workload whole (every backend, floor and scale), so every \
+        ratio compares cells of one machine; the deal is balanced by expected time (see --balance) and is the same \
+        on every machine that runs the same plan. Loads run in each shard that needs them; the conformance kit runs \
+        in shard 1; the extra-rounds budget is shared out. Give each shard its own --out.
+        """, valueName: "i/n"))
+    var shard: String?
+
+    @Option(help: ArgumentHelp("A results file whose cell times balance the shards (default: Reports/reference.json when present, else cell counts).", valueName: "results.json"))
+    var balance: String?
+
     @Flag(help: "Skip the bare C-API floors.")
     var noFloors = false
 
@@ -141,6 +152,8 @@ struct RunCommand: ParsableCommand {
         for file in ycsb {
             do { _ = try WorkloadRegistry.defined(by: file, in: .ycsb) } catch { throw ValidationError("--ycsb \(file): \(error)") }
         }
+        if let shard { do { _ = try ShardSpec(parsing: shard) } catch { throw ValidationError("--shard: \(error)") } }
+        if let balance { do { _ = try RunResults.read(balance) } catch { throw ValidationError("--balance: \(error)") } }
         let dir = try fixturesDirectory()
         for s in selectedScales() where !FileManager.default.fileExists(atPath: dir.appendingPathComponent("\(s).json").path) {
             throw ValidationError("unknown scale '\(s)'; \(dir.path) has: \(DatasetSpec.available(in: dir).joined(separator: ", "))")
@@ -219,8 +232,20 @@ struct RunCommand: ParsableCommand {
         plan.includeFloors = !noFloors
         plan.runConformance = !noConformance && !counting
         plan.command = Registry.programName + " " + CommandLine.arguments.dropFirst().joined(separator: " ")
+        if let shard { try shardPlan(&plan, try ShardSpec(parsing: shard)) }
         return plan
     }
+
+    /// Restricts `plan` to one shard, balanced by `--balance` (or the reference when present).
+    private func shardPlan(_ plan: inout RunPlan, _ spec: ShardSpec) throws {
+        plan.shard = spec
+        let path = balance ?? (FileManager.default.fileExists(atPath: Self.defaultBalance) ? Self.defaultBalance : nil)
+        guard let path else { return }
+        plan.expectedSeconds = RunPlan.expectedSeconds(from: try RunResults.read(path), scales: plan.scales)
+        plan.balanceSource = path
+    }
+
+    static let defaultBalance = "Reports/reference.json"
 
     /// `--workloads` and `--ycsb` files, or the profile's set when neither is given.
     private func selectedWorkloads() throws -> [Workload] {

@@ -14,7 +14,7 @@ struct StoreBenchCommand: ParsableCommand {
             `choose` ranks the backends of a results file for an operation mix; `list` names backends and workloads; `conformance` runs the kit a backend must pass; `verify` checks a store for damage; `torture` runs crash trials; `damage` runs damaged-file trials.
             """,
         version: StoreBenchCLI.version,
-        subcommands: [RunCommand.self, CompareCommand.self, ChooseCommand.self, ListCommand.self, ConformanceCommand.self, ReportCommand.self,
+        subcommands: [RunCommand.self, CompareCommand.self, ChooseCommand.self, ListCommand.self, ConformanceCommand.self, ReportCommand.self, MergeCommand.self,
                       ExplainCommand.self, VerifyCommand.self, TortureCommand.self, DamageCommand.self, ProbeCommand.self, GraphMemoryCommand.self, CellCommand.self, TortureWriterCommand.self, TortureMigratorCommand.self, DamageProbeCommand.self]
         )
     }

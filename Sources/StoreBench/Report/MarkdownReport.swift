@@ -94,7 +94,8 @@ extension ResultsView {
         for d in results.datasets {
             md += "| \(d.scale) | \(d.seed) | \(Format.count(d.users)) | \(Format.count(d.posts)) | \(Format.count(d.comments)) | \(Format.count(d.tags)) | \(Format.count(d.rows)) | `\(d.checksum)` |\n"
         }
-        md += "\n**Targets:**\n\n" + results.targets.map { t in
+        md += "\n" + shardsTable()
+        md += "**Targets:**\n\n" + results.targets.map { t in
             "- `\(t.id)` (\(t.id.kind.rawValue), engine \(t.engine)): \(t.summary)" + (t.checks.map { "; checks `\($0)`" } ?? "")
         }.joined(separator: "\n") + "\n\n"
         return md
@@ -113,7 +114,7 @@ extension ResultsView {
         do {
             let ws = results.workloads.filter { $0.category == category }
             for w in ws {
-                md += "### `\(w.name)`\n\n\(w.summary).\n\n"
+                md += "### `\(w.name)`\n\n\(w.summary).\n\n" + machineOfWorkload(w.name)
                 for scale in scales {
                     let all = results.cells.filter { $0.workload == w.name && $0.scale == scale }
                     guard !all.isEmpty else { continue }

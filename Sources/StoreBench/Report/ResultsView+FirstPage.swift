@@ -13,7 +13,7 @@ extension ResultsView {
         md += "\(results.durability.rawValue) commits · profile \(results.profile)\(results.rounds.map { ", \($0) rounds per cell" } ?? "")"
         md += results.maxRounds.map { " (up to \($0) where undecided)" } ?? ""
         md += " · \(scales.count == 1 ? "scale" : "scales") \(scales.joined(separator: ", ")); decisions at the \(mainScale) scale.\n\n"
-        return md + decisionRuleText
+        return md + shardsLine() + decisionRuleText
     }
 
     /// Backend by family: each backend's geometric mean ratio to the fastest over the family's

@@ -52,6 +52,10 @@ public struct RunResults: Codable, Sendable {
     public var claims: [SeedClaim]?
     /// The declarations of the figures the cells report (schema 3).
     public var figures: [Figure]?
+    /// Set in one shard's results (`run --shard`): what `merge` checks.
+    public var shard: ShardInfo?
+    /// Set in merged results (`storebench merge`): each shard's machine, workloads and time.
+    public var shards: [ShardRecord]?
 
     /// The runner's own cost, measured at the start of the run.
     public struct RunnerFacts: Codable, Sendable, Hashable {

@@ -31,6 +31,8 @@ public final class BenchmarkRunner {
     let workDirectory: URL
     weak var progress: RunProgress?
     private let stopSignal = Atomic<Int32>(0)
+    /// What this run's results record when it is one shard of a plan.
+    private var shardInfo: ShardInfo?
 
     /// Stops the run: the current cell's process is ended, no further cell starts, and `run`
     /// returns the cells measured so far with `interrupted` set. `signal` is what asked for it
@@ -57,6 +59,7 @@ public final class BenchmarkRunner {
     public func run() throws -> RunResults {
         let started = Date()
         plan.backendCapabilities = Self.capabilities(of: plan.backends, in: workDirectory)
+        if let shard = plan.shard { shardInfo = dealShard(shard) }
         let datasets = try plan.scales.map { try Self.datasetInfo(DatasetSpec.load(scale: $0, fixtures: plan.fixtures)) }
         let facts = runnerFacts()
         let executable = plan.measure == .instructions ? try Self.withoutDebugInfo(self.executable, in: workDirectory) : self.executable
@@ -125,7 +128,7 @@ public final class BenchmarkRunner {
             if round >= plan.rounds(of: w).planned { state.extraSeconds += Date().timeIntervalSince(roundStarted) }
             round += 1
             guard round >= plan.rounds(of: w).planned else { continue }
-            guard round < plan.rounds(of: w).most, state.extraSeconds < plan.extraRoundsBudget, scale == plan.scales.last,
+            guard round < plan.rounds(of: w).most, state.extraSeconds < plan.shardExtraRoundsBudget, scale == plan.scales.last,
                   let open = Self.undecided(state.results, w.name, scale, rule: ruleSoFar(state.results, scale), within: plan.rounds(of: w).most)
             else { return true }
             state.extraRounds += 1
@@ -163,7 +166,7 @@ public final class BenchmarkRunner {
     private func results(_ cells: [CellResult], state: RunState, datasets: [RunResults.DatasetInfo],
                          facts: RunResults.RunnerFacts, started: Date) -> RunResults {
         var conformance: [ConformanceReport] = []
-        if plan.runConformance && !isInterrupted {
+        if plan.runConformance && !isInterrupted && (plan.shard?.index ?? 1) == 1 {
             progress?.note("running the conformance kit for the feature matrix")
             conformance = plan.backends.map { ConformanceKit.run(DescriptorHarness($0)) }
         }
@@ -184,7 +187,21 @@ public final class BenchmarkRunner {
         out.claims = Suites.claims
         let categories = Set(plan.workloads.map(\.category))
         out.figures = Suites.figures(of: categories)
+        out.shard = shardInfo
         return out
+    }
+
+    /// Deals the whole plan's workloads to its shards and keeps this shard's; what the
+    /// results record for `merge`.
+    private func dealShard(_ shard: ShardSpec) -> ShardInfo {
+        var whole = plan
+        whole.shard = nil
+        whole.shardMembers = nil
+        let keys = whole.plannedKeys, assignment = whole.shardAssignment(count: shard.count)
+        plan.shardMembers = Set(assignment[shard.index - 1])
+        progress?.note("shard \(shard): \(assignment[shard.index - 1].count) of \(assignment.joined().count) workloads, balanced by \(plan.balanceSource)")
+        return ShardInfo(shard: shard, planFingerprint: whole.fingerprint(keys), build: .current(), balancedBy: plan.balanceSource,
+                         assignment: assignment, plannedCells: keys)
     }
 
     /// What the results say of a workload: its suite's use cases, whether it is compared, charted across scales.

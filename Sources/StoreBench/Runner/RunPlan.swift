@@ -41,6 +41,14 @@ public struct RunPlan: Sendable {
     /// What each backend supports, by name, when known (the runner opens each once to ask):
     /// a workload that `requires` more is not run on it.
     public var backendCapabilities: [String: Capabilities] = [:]
+    /// The part of the plan this run measures, when split across machines (`--shard`).
+    public var shard: ShardSpec?
+    /// Expected seconds per workload, from an earlier run's cells: what shards balance.
+    public var expectedSeconds: [String: Double] = [:]
+    /// Where `expectedSeconds` came from, as shard results record it.
+    public var balanceSource = "cell counts"
+    /// The workloads of this run's shard (set by the runner once capabilities are known).
+    var shardMembers: Set<String>?
 
     public init(backends: [BackendDescriptor], workloads: [Workload], scales: [String], repetitions: Int, warmup: Int,
                 durability: Durability, cellTimeout: Double, fixtures: URL, profile: String) {
@@ -72,7 +80,7 @@ public struct RunPlan: Sendable {
     public var targets: [TargetID] { backends.map { .backend($0.name) } + selectedPrograms.map(\.id) }
 
     /// The workloads measured round after round (not the loads that build stores).
-    var measuredWorkloads: [Workload] { workloads.filter { !$0.loadsDataset } }
+    var measuredWorkloads: [Workload] { workloads.filter { w in !w.loadsDataset && shardMembers?.contains(w.name) != false } }
 
     /// Whether `target` runs `workload`: a backend runs everything, a program what it implements.
     func runs(_ workload: Workload, on target: TargetID) -> Bool {
@@ -99,7 +107,7 @@ public struct RunPlan: Sendable {
             return [DatasetKind.social, .rows].compactMap { kind in
                 let loader = WorkloadRegistry.loader(of: kind)!
                 let needed = chosen.contains { $0.dataset == kind }
-                    || workloads.contains { $0.loadsDataset && $0.dataset == kind && runs(loader, on: target) }
+                    || workloads.contains { $0.loadsDataset && $0.dataset == kind && runs(loader, on: target) && (shard?.index ?? 1) == 1 }
                 return needed && runs(loader, on: target) ? Cell(target: target, workload: loader, scale: scale, round: 0) : nil
             }
         }
@@ -137,7 +145,7 @@ public struct RunPlan: Sendable {
     /// as many comparisons as the report will decide (each backend against the fastest in
     /// every compared workload at the largest scale, and a few more for use cases and claims).
     var decisionRule: DecisionRule {
-        let compared = measuredWorkloads.filter(\.isCompared).count
+        let compared = workloads.filter { !$0.loadsDataset && $0.isCompared }.count    // the whole plan's, shard or not
         return DecisionRule(margin: margin, comparisons: max(1, backends.count - 1) * (compared + 10))
     }
 }
