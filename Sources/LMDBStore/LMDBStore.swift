@@ -354,11 +354,13 @@ public final class LMDBStore: Repository, @unchecked Sendable {
         }
     }
 
-    /// A data file shorter than the pages its meta page claims would fault when read.
+    /// A data file shorter than the pages its meta page claims would fault when read. The meta
+    /// is read before the file's size: another process's commit writes its pages before its
+    /// meta, so a size taken after the meta covers it (the other order races such a commit).
     private static func checkSize(_ env: LMDBEnvironment) throws {
         let data = env.path + "/data.mdb"
-        let size = ((try? FileManager.default.attributesOfItem(atPath: data))?[.size] as? Int) ?? 0
         let needed = (env.info.me_last_pgno + 1) * env.pageSize
+        let size = ((try? FileManager.default.attributesOfItem(atPath: data))?[.size] as? Int) ?? 0
         if size > 0 && size < needed {
             throw StoreError(.corrupted, "\(data) is truncated: \(size) bytes, but its pages reach \(needed) bytes")
         }

@@ -25,6 +25,15 @@ struct TortureCommand: ParsableCommand {
             exactly the migrated data, never at version 2 or with part of a stage, and `verify` \
             must find it clean.
 
+            With --mode shared, each trial runs --processes processes on one store, half writers \
+            (rounded up) and half readers, for --seconds: every 20–200 ms one of them is killed with \
+            SIGKILL and started again while the others go on, and at the end all are killed. Each \
+            writer owns its keys and commits transactions that move its head record and add a user \
+            and a linked post, acknowledging each; readers check in one read transaction after \
+            another that every writer's records agree with its head. No reader may see a torn \
+            state; the reopened store must hold each writer's acknowledged commits (or one more), \
+            agree with itself and verify clean.
+
             A failing trial's directory is kept and printed; the exit status is 1 when any trial \
             failed. Trials are reproducible: the same --seed gives the same transactions and \
             kill times (the moment a kill lands in the writer's work still varies).
@@ -32,6 +41,7 @@ struct TortureCommand: ParsableCommand {
             Examples:
               storebench torture --backend lmdb --trials 200 --seed 7
               storebench torture --mode migration --trials 300
+              storebench torture --mode shared --processes 4 --trials 10 --backend sqlite
             """
     )
 
@@ -41,12 +51,20 @@ struct TortureCommand: ParsableCommand {
         case writes
         /// Migrates a store from version 1 to version 3.
         case migration
+        /// Several writer and reader processes on one store, killed and restarted at random.
+        case shared
     }
 
     @Option(help: "What the killed child does: \(Mode.allCases.map(\.rawValue).joined(separator: ", ")) (commits seeded transactions, or migrates a store v1 → v3).")
     var mode: Mode = .writes
 
     @OptionGroup var backendOptions: BackendOptions
+
+    @Option(help: "With --mode shared: processes on one store, half writers (rounded up), half readers.")
+    var processes: Int = 4
+
+    @Option(help: "With --mode shared: seconds the processes run in each trial before the final kill.")
+    var seconds: Double = 2
 
     @Option(help: "Trials per backend.")
     var trials: Int = 20
@@ -62,6 +80,8 @@ struct TortureCommand: ParsableCommand {
 
     func validate() throws {
         guard trials > 0 else { throw ValidationError("--trials must be at least 1") }
+        guard (2...32).contains(processes) else { throw ValidationError("--processes must be 2…32, got \(processes)") }
+        guard seconds > 0 && seconds <= 3_600 else { throw ValidationError("--seconds must be more than 0 and at most 3600, got \(seconds)") }
     }
 
     func run() throws {
@@ -70,6 +90,7 @@ struct TortureCommand: ParsableCommand {
         let root = (work.map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory)
             .appendingPathComponent("storebench-torture-\(UUID().uuidString)")
         if mode == .migration { return try runMigrationTrials(executable: executable, root: root) }
+        if mode == .shared { return try runSharedTrials(executable: executable, root: root) }
         var rows: [String] = []
         var failed = 0
         for name in backendOptions.selected {
@@ -111,6 +132,30 @@ struct TortureCommand: ParsableCommand {
         }
         try finish("Migration crash trials (SIGKILL during v1 → v3)", failed: failed, root: root, rows: rows,
                    header: "| backend | trials | migration child, start to exit | opened at v1 (old data) | opened at v3 (migrated data) | child finished before the kill | failed (between versions, other data, verify) | time |")
+    }
+
+    private func runSharedTrials(executable: URL, root: URL) throws {
+        var rows: [String] = []
+        var failed = 0
+        let writers = (processes + 1) / 2
+        for name in backendOptions.selected {
+            let started = Date()
+            let trial = SharedStoreTrial(backend: Registry.backend(named: name)!, executable: executable, durability: durability,
+                                         writers: writers, readers: processes - writers, seconds: seconds)
+            var kills = 0, acknowledged = 0, checks = 0, inFlight = 0
+            let failures = eachTrial(name, root: root, kind: "shared-store trial") { seed, dir in
+                let o = trial.run(seed: seed, in: dir)
+                kills += o.kills
+                acknowledged += o.acknowledged.reduce(0, +)
+                checks += o.readerChecks
+                inFlight += zip(o.heads, o.acknowledged).filter { $0 > $1 }.count
+                return (o.failure, "\(o.kills) kills, \(o.acknowledged.reduce(0, +)) acknowledged")
+            }
+            failed += failures
+            rows.append("| \(name) | \(trials) | \(writers) + \(processes - writers) | \(kills) | \(acknowledged) | \(inFlight) | \(checks) | \(failures) | \(Int(Date().timeIntervalSince(started))) s |")
+        }
+        try finish("Shared-store trials (\(processes) processes on one store, SIGKILL at random)", failed: failed, root: root, rows: rows,
+                   header: "| backend | trials | writers + readers | kills | acknowledged commits | in-flight commit found | snapshots readers checked | failed (torn, lost, verify) | time |")
     }
 
     /// Runs the seeded trials of one backend, each in its own folder under `root` (removed when
@@ -184,5 +229,32 @@ struct TortureMigratorCommand: ParsableCommand {
 
     func run() throws {
         try MigrationTorture.migrate(Registry.backend(named: backend.name)!, directory: URL(fileURLWithPath: directory), durability: durability)
+    }
+}
+
+struct SharedStoreChildCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "shared-store-child",
+        abstract: "A writer or reader of a shared-store trial; `torture --mode shared` starts and kills it.",
+        shouldDisplay: false
+    )
+
+    @Option var backend: BackendName
+    @Option var writers: Int
+    @Option var durability: Durability = .durable
+    @Option(help: "Be writer N (with --acks); otherwise a reader (with --progress).") var writer: Int?
+    @Option var acks: String?
+    @Option var progress: String?
+    @Argument var directory: String
+
+    func run() throws {
+        let d = Registry.backend(named: backend.name)!, dir = URL(fileURLWithPath: directory)
+        if let writer, let acks {
+            try SharedStoreChild.write(d, directory: dir, writer: writer, acknowledgements: URL(fileURLWithPath: acks), durability: durability)
+        } else if let progress {
+            try SharedStoreChild.read(d, directory: dir, writers: writers, progress: URL(fileURLWithPath: progress), durability: durability)
+        } else {
+            throw ValidationError("give --writer N --acks FILE, or --progress FILE for a reader")
+        }
     }
 }
