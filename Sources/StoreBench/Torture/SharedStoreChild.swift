@@ -20,18 +20,13 @@ public enum SharedStoreChild {
     public static func write(_ backend: BackendDescriptor, directory: URL, writer: Int, acknowledgements: URL,
                              durability: Durability, limit: Int = 1_000_000) throws {
         _ = sb_die_with_parent(getppid())
-        let fd = open(acknowledgements.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw StoreError(.io, "cannot open \(acknowledgements.path)") }
-        defer { close(fd) }
+        let acks = try AppendLog(acknowledgements)
         let store = try backend.open(SocialSchema.make(), directory, StoreOptions(durability: durability))
         defer { try? store.close() }
         let start = try store.read { try head($0, writer) }
         for i in (start + 1)...max(start + 1, limit) {
             try store.write { tx in try transaction(tx, writer: writer, index: i) }
-            let line = Array("ack \(i)\n".utf8)
-            guard line.withUnsafeBytes({ Foundation.write(fd, $0.baseAddress, $0.count) }) == line.count else {
-                throw StoreError(.io, "cannot write to \(acknowledgements.path)")
-            }
+            try acks.append("ack \(i)")
         }
     }
 
@@ -40,16 +35,14 @@ public enum SharedStoreChild {
     public static func read(_ backend: BackendDescriptor, directory: URL, writers: Int, progress: URL,
                             durability: Durability) throws {
         _ = sb_die_with_parent(getppid())
-        let fd = open(progress.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw StoreError(.io, "cannot open \(progress.path)") }
-        defer { close(fd) }
+        let log = try AppendLog(progress)
         let store = try backend.open(SocialSchema.make(), directory, StoreOptions(durability: durability))
         defer { try? store.close() }
         for n in 1... {
             if let problem = try store.read({ try check($0, writers: writers).problem }) {
                 throw StoreError(.corrupted, "a reader saw a torn state: \(problem)")
             }
-            if n % 20 == 0 { _ = Array("20\n".utf8).withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) } }
+            if n % 20 == 0 { try log.append("20") }
         }
     }
 

@@ -15,17 +15,12 @@ public enum TortureWriter {
                            durability: Durability, limit: Int = 1_000_000) throws {
         // Ends with the trial's runner, even when that is killed.
         _ = sb_die_with_parent(getppid())
-        let fd = open(acknowledgements.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw StoreError(.io, "cannot open \(acknowledgements.path)") }
-        defer { close(fd) }
+        let acks = try AppendLog(acknowledgements)
         let store = try backend.open(SocialSchema.make(), directory, StoreOptions(durability: durability))
         defer { try? store.close() }
         for i in 1...limit {
             try store.write { tx in try TortureWorkload.run(seed: seed, index: i, in: tx) }
-            let line = Array("ack \(i)\n".utf8)
-            guard line.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == line.count else {
-                throw StoreError(.io, "cannot write to \(acknowledgements.path)")
-            }
+            try acks.append("ack \(i)")
         }
     }
 
