@@ -33,6 +33,8 @@ public final class GRDBStore: Repository, @unchecked Sendable {
     public var unsupportedCapabilities: [Capabilities: String] { Capabilities.observedThroughObjectGraph }
 
     let mapping: SQLSchemaMapping
+    /// `user_version` at open: a write finding another one refuses (another process migrated).
+    private let openedUserVersion: Int64
     /// A `DatabasePool`; a `DatabaseQueue` for a read-only store on read-only media (immutable).
     let pool: any DatabaseWriter
     private let lock = NSLock()
@@ -64,6 +66,8 @@ public final class GRDBStore: Repository, @unchecked Sendable {
             pool = try Self.openPool(path, mapping: mapping, options: options)
         }
         migrationGeneration = StoreMigrations.generation(of: path)
+        let pool = self.pool
+        openedUserVersion = try GRDBErrors.mapped { try pool.read { try SQLStoreMetadata.userVersion(GRDBExecutor($0)) } }
         if options.verifyOnOpen {
             do { try GRDBErrors.mapped { try pool.read { try SQLStoreFile.quickCheck(GRDBExecutor($0), path: path) } } } catch {
                 try? pool.close()
@@ -106,7 +110,10 @@ public final class GRDBStore: Repository, @unchecked Sendable {
         if options.readOnly { throw StoreError.refusedWrite(to: path) }
         return try entered {
             try GRDBErrors.mapped {
-                try pool.write { db in try Self.run(GRDBExecutor(db), mapping, writable: true, body) }
+                try pool.write { db in
+                    try SQLStoreMetadata.checkNotMigrated(GRDBExecutor(db), opened: openedUserVersion, schema: schema, path: path)
+                    return try Self.run(GRDBExecutor(db), mapping, writable: true, body)
+                }
             }
         }
     }

@@ -41,11 +41,15 @@ final class LMDBLayout: Sendable {
     /// Whether records may be in format 2 (a store created before format 3, `sb_meta`
     /// format "2+3"); otherwise a record in format 2 is `corrupted`.
     let acceptsFormat2: Bool
+    /// `sb_meta`, and its `schema_version` when the store was opened: a write finding another
+    /// one refuses (`checkNotMigrated`).
+    let meta: MDB_dbi
+    let openedVersion: [UInt8]
 
     /// A class, not a struct: every transaction holds the store's layout, and sharing one
     /// reference costs one retain where copying the arrays cost one each.
     init(primary: [MDB_dbi], recordVersions: [Int], indexes: [[Index]], relationships: [[MDB_dbi]], inverses: [[MDB_dbi]],
-         orders: [[MDB_dbi?]], inverseOrders: [[MDB_dbi?]], acceptsFormat2: Bool) {
+         orders: [[MDB_dbi?]], inverseOrders: [[MDB_dbi?]], acceptsFormat2: Bool, meta: MDB_dbi, openedVersion: [UInt8]) {
         self.primary = primary
         self.recordVersions = recordVersions
         self.indexes = indexes
@@ -55,6 +59,21 @@ final class LMDBLayout: Sendable {
         self.inverseOrders = inverseOrders
         self.hasOrders = orders.contains { $0.contains { $0 != nil } }
         self.acceptsFormat2 = acceptsFormat2
+        self.meta = meta
+        self.openedVersion = openedVersion
+    }
+
+    static let versionKey = Array("schema_version".utf8)
+
+    /// Inside a write transaction, before its first write: throws `schemaMismatch` when another
+    /// process migrated the store since it was opened (its handles and record versions are of
+    /// the old layout). The caller aborts the transaction; nothing is written.
+    func checkNotMigrated(_ txn: LMDBTxn, schema: Schema, path: String) throws {
+        let stored = try txn.get(meta, Self.versionKey)
+        if let stored, stored.elementsEqual(openedVersion) { return }
+        let now = stored.map(Array.init) ?? []
+        throw StoreError(.schemaMismatch, "\(path) was migrated to schema version \(String(decoding: now, as: UTF8.self)) by another process "
+                         + "after this store opened it with version \(schema.version): nothing was written; reopen it with the new schema")
     }
 
     /// Index keys longer than this are cut (LMDB's keys are at most 511 bytes); a key of this
@@ -225,9 +244,11 @@ final class LMDBLayout: Sendable {
                 return orders[d.index][d.relationships.firstIndex { $0.name == inv.name }!]
             }
         }
+        let meta = try dbi("sb_meta", 0)
         return LMDBLayout(primary: primary, recordVersions: recordVersions ?? schema.entities.map { _ in schema.version },
                           indexes: indexes, relationships: relationships, inverses: inverses,
-                          orders: orders, inverseOrders: inverseOrders, acceptsFormat2: acceptsFormat2)
+                          orders: orders, inverseOrders: inverseOrders, acceptsFormat2: acceptsFormat2,
+                          meta: meta, openedVersion: try txn.get(meta, versionKey).map(Array.init) ?? [])
     }
 
     /// The stored version and fingerprint, after checking the store's record format; a store

@@ -235,6 +235,7 @@ public final class LMDBStore: Repository, @unchecked Sendable {
         let tx = LMDBTransaction(schema: schema, layout: layout, env: try env.live(), txn: txn, writable: true)
         defer { tx.isActive = false }
         do {
+            try layout.checkNotMigrated(txn, schema: schema, path: directory.path)
             let result = try body(tx)
             if tx.needsLargerMap {
                 txn.abort()

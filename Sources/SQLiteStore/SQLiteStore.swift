@@ -41,6 +41,8 @@ public final class SQLiteStore: Repository, @unchecked Sendable {
     private var readerThreads: [pthread_t] = []      // guarded by poolLock: one entry per open read
     /// How reader connections open the file (read-only stores: as the first one did).
     private let readerAccess: SQLiteConnection.Access
+    /// `user_version` at open: a write finding another one refuses (another process migrated).
+    private let openedUserVersion: Int64
 
     /// Opens or creates `directory/store.sqlite`.
     public convenience init(directory: URL, schema: Schema, options: StoreOptions = StoreOptions()) throws {
@@ -62,12 +64,15 @@ public final class SQLiteStore: Repository, @unchecked Sendable {
             let (reader, access) = try Self.openReadOnly(path, mapping: mapping)
             idleReaders = [reader]
             readerAccess = access
+            openedUserVersion = try SQLStoreMetadata.userVersion(reader)
         } else {
             try SQLStoreFile.createIfMissing(path) { temp in
                 try Self.openWriter(temp, access: .create, mapping: mapping, options: options).close()
             }
-            writer = try Self.openWriter(path, access: .readWrite, mapping: mapping, options: options)
+            let writer = try Self.openWriter(path, access: .readWrite, mapping: mapping, options: options)
+            self.writer = writer
             readerAccess = .readWrite
+            openedUserVersion = try SQLStoreMetadata.userVersion(writer)
         }
         migrationGeneration = StoreMigrations.generation(of: path)
         if options.verifyOnOpen {
@@ -145,6 +150,7 @@ public final class SQLiteStore: Repository, @unchecked Sendable {
         let tx = SQLTransaction(mapping: mapping, executor: db, writable: writable)
         defer { tx.end() }
         do {
+            if writable { try SQLStoreMetadata.checkNotMigrated(db, opened: openedUserVersion, schema: schema, path: path) }
             let result = try body(tx)
             if writable { try tx.checkEmbeddedOwners() }
             try db.statement("COMMIT").execute()

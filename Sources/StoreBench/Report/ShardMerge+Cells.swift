@@ -44,7 +44,7 @@ extension ShardMerge {
         out.plannedCells = nil
         var targetIDs = Set<TargetID>()
         out.targets = all.flatMap(\.targets).filter { targetIDs.insert($0.id).inserted }
-        out.command = out.command.replacingOccurrences(of: #"\s--shard[ =]\S+"#, with: "", options: .regularExpression)
+        out.command = out.command.replacingOccurrences(of: #"\s--(shard|out|json)[ =]\S+"#, with: "", options: .regularExpression)
         return out
     }
 

@@ -1,0 +1,19 @@
+import StoreCore
+
+extension SQLStoreMetadata {
+    /// The store's `user_version`: the schema version its last migration recorded.
+    public static func userVersion(_ db: any SQLExecutor) throws -> Int64 {
+        try db.scalarInt("PRAGMA user_version", []) ?? 0
+    }
+
+    /// Inside a write transaction, before its first write: throws `schemaMismatch` when the
+    /// store's `user_version` is no longer `opened`, the one this store read at open — another
+    /// process migrated the file since, and this one's statements and checksums are of the old
+    /// layout. The caller rolls back; nothing is written.
+    public static func checkNotMigrated(_ db: any SQLExecutor, opened: Int64, schema: Schema, path: String) throws {
+        let now = try userVersion(db)
+        guard now != opened else { return }
+        throw StoreError(.schemaMismatch, "\(path) was migrated to schema version \(now) by another process after this store opened it "
+                         + "with version \(schema.version) (user_version \(opened)): nothing was written; reopen it with the new schema")
+    }
+}
