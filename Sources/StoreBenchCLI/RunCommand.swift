@@ -122,6 +122,14 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A results file whose cell times balance the shards (default: Reports/reference.json when present, else cell counts).", valueName: "results.json"))
     var balance: String?
 
+    @Option(help: ArgumentHelp("Instead of the comparison: repeat a mixed workload for DURATION per backend (90s, 10m, 2h), sampling throughput, latency, file size and memory over time.", discussion: """
+        Each backend runs in a process of its own on one store: 50% reads by key, 30% updates, 10% inserts and 10% deletes \
+        over a sliding window of 2,000 users (the record count stays level). About 30 samples (one every 1–60 s) go to \
+        <out>/soak.md with a chart of each figure over time (soak/*.svg) and soak.json: growth or drift shows. \
+        --backends and --durability apply; exit 1 when a backend failed.
+        """, valueName: "duration"))
+    var soak: String?
+
     @Flag(help: "Skip the bare C-API floors.")
     var noFloors = false
 
@@ -152,6 +160,7 @@ struct RunCommand: ParsableCommand {
         for file in ycsb {
             do { _ = try WorkloadRegistry.defined(by: file, in: .ycsb) } catch { throw ValidationError("--ycsb \(file): \(error)") }
         }
+        if let soak { _ = try Self.seconds(soak) }
         if let shard { do { _ = try ShardSpec(parsing: shard) } catch { throw ValidationError("--shard: \(error)") } }
         if let balance { do { _ = try RunResults.read(balance) } catch { throw ValidationError("--balance: \(error)") } }
         let dir = try fixturesDirectory()
@@ -173,6 +182,7 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let soak { return try runSoak(soak) }
         let plan = try makePlan()
         if MachineInfo.buildConfiguration != "release" {
             StandardError.write("note: this is a debug build; measure with `swift build -c release` (the report says debug)\n")
