@@ -25,7 +25,7 @@ extension RunCommand {
         defer { try? FileManager.default.removeItem(at: work) }
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         var all: [SoakSeries] = []
-        for b in try soakBackends() {
+        for b in try selectedBackends() {
             StandardError.write("soak: \(b.name) for \(Int(seconds)) s, a sample every \(Int(interval)) s\n")
             all.append(try Self.soakChild(b.name, seconds: seconds, interval: interval, durability: durability, executable: executable,
                                           work: work.appendingPathComponent(b.name)))
@@ -34,11 +34,6 @@ extension RunCommand {
         try SoakReport(series: all, seconds: seconds, command: command).write(to: folder)
         print("wrote \(folder.appendingPathComponent("soak.md").path): \(all.count) backends, \(Int(seconds)) s each")
         if all.contains(where: { $0.failure != nil }) { throw ExitCode(1) }
-    }
-
-    private func soakBackends() throws -> [BackendDescriptor] {
-        guard let backends else { return Registry.backends }
-        return backends.split(separator: ",").compactMap { Registry.backend(named: $0.trimmingCharacters(in: .whitespaces)) }
     }
 
     /// Runs one backend's soak in a child (`soak-child`) and reads its series.

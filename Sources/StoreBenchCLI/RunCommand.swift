@@ -269,7 +269,7 @@ struct RunCommand: ParsableCommand {
             ?? (measure == .instructions ? ["tiny"] : profile.scales)
     }
 
-    private func selectedBackends() throws -> [BackendDescriptor] {
+    func selectedBackends() throws -> [BackendDescriptor] {
         guard let backends else { return Registry.backends }
         return try backends.split(separator: ",").map { raw in
             let name = raw.trimmingCharacters(in: .whitespaces)

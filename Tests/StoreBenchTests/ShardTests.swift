@@ -48,7 +48,7 @@ import Testing
         let parts = try files.map { f -> ShardMerge.Part in
             var r = try RunResults.read(f)
             let mine = Set(r.shard!.assignment[r.shard!.shard.index - 1])
-            r.cells = whole.cells.filter { mine.contains($0.workload) || ShardMerge.isLoad($0.workload) }
+            r.cells = whole.cells.filter { mine.contains($0.workload) || WorkloadRegistry.isLoader($0.workload) }
             return (f, r)
         }
         let merged = try ShardMerge.merge(parts)

@@ -11,7 +11,7 @@ extension ShardMerge {
                 if !planned.contains(c.key) {
                     foreign.append("`\(c.key)` (\(p.path))")
                 } else if let other = owner[c.key] {
-                    if !isLoad(c.workload) { doubled.append("`\(c.key)` (\(other) and \(p.path))") }
+                    if !WorkloadRegistry.isLoader(c.workload) { doubled.append("`\(c.key)` (\(other) and \(p.path))") }
                 } else {
                     owner[c.key] = p.path
                 }
@@ -46,10 +46,6 @@ extension ShardMerge {
         out.targets = all.flatMap(\.targets).filter { targetIDs.insert($0.id).inserted }
         out.command = out.command.replacingOccurrences(of: #"\s--(shard|out|json)[ =]\S+"#, with: "", options: .regularExpression)
         return out
-    }
-
-    static func isLoad(_ workload: String) -> Bool {
-        [DatasetKind.social, .rows].contains { WorkloadRegistry.loader(of: $0)?.name == workload }
     }
 
     private static func sample(_ items: [String]) -> String {

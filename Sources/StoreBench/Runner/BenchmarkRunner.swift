@@ -335,7 +335,7 @@ public final class BenchmarkRunner {
         return cells.map { c in
             var c = c
             guard c.isOK, c.nanosPerOperation != nil,
-                  WorkloadRegistry.loader(of: .social)?.name != c.workload, WorkloadRegistry.loader(of: .rows)?.name != c.workload
+                  !WorkloadRegistry.isLoader(c.workload)
             else { return c }
             switch c.target.kind {
             case .backend:

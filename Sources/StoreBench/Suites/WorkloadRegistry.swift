@@ -28,6 +28,11 @@ public enum WorkloadRegistry {
         all.first { $0.loadsDataset && $0.dataset == dataset }
     }
 
+    /// Whether `name` is the load that builds a dataset's stores (not a measured workload).
+    public static func isLoader(_ name: String) -> Bool {
+        [DatasetKind.social, .rows].contains { loader(of: $0)?.name == name }
+    }
+
     /// Workloads matching comma-separated patterns: an exact name, a prefix (`query`), or a
     /// glob with `*` (`crud.*.single`). Self-tests match only by exact name.
     public static func matching(_ patterns: String) throws -> [Workload] {
