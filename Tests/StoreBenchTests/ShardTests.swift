@@ -74,6 +74,14 @@ import Testing
         var rebuilt = two
         rebuilt.shard!.build.revision = "other"
         #expect(Self.problems([(files[0], one), ("rebuilt.json", rebuilt)]).contains { $0.hasPrefix("rebuilt.json comes from another build") && $0.contains("revision") })
+        var otherData = two
+        otherData.datasets[0].checksum = "0"
+        #expect(Self.problems([(files[0], one), ("other-data.json", otherData)]).contains { $0.hasPrefix("other-data.json measured other datasets") })
+        var failedLoad = two
+        let load = try #require(failedLoad.cells.firstIndex { WorkloadRegistry.isLoader($0.workload) && one.cell($0.key) != nil })
+        failedLoad.cells[load].status = .failed
+        let merged = try ShardMerge.merge([(files[0], one), ("failed-load.json", failedLoad)])
+        #expect(merged.cell(failedLoad.cells[load].key)?.status == .failed, "a load one shard failed shows as failed")
         var short = two
         short.cells.removeLast()
         #expect(Self.problems([(files[0], one), ("short.json", short)]).contains { $0.hasPrefix("1 planned cell(s) appear in no shard") })

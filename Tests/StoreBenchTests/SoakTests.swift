@@ -17,6 +17,7 @@ import Testing
             #expect(s.failure == nil && s.samples.count >= 3, "\(s.backend): \(s.failure ?? "") \(s.samples.count) samples")
             #expect(s.samples.allSatisfy { $0.operations > 0 && $0.fileBytes > 0 && $0.residentBytes > 0 && $0.latency.p99 >= $0.latency.p50 })
             #expect(zip(s.samples, s.samples.dropFirst()).allSatisfy { $0.seconds < $1.seconds }, "samples in time order")
+            #expect(s.samples.allSatisfy { (2_000...2_001).contains($0.records) }, "the record count stays level: \(s.samples.map(\.records))")
         }
         let md = try String(contentsOf: dir.url.appendingPathComponent("soak.md"), encoding: .utf8)
         #expect(md.contains("| sqlite | ") && md.contains("| lmdb | "))

@@ -26,8 +26,12 @@ extension ShardMerge {
     /// The merged results: shard 1's settings, every cell once in plan order, each shard's record.
     static func joined(_ shards: [(Part, ShardInfo)], _ info: ShardInfo) -> RunResults {
         let order = Dictionary(info.plannedCells.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
-        var seen = Set<CellKey>(), cells: [CellResult] = []
-        for (p, _) in shards { for c in p.results.cells where seen.insert(c.key).inserted { cells.append(c) } }
+        var chosen: [CellKey: CellResult] = [:]
+        for (p, _) in shards {
+            // A load several shards ran: the first, unless a later copy failed (its shard's cells then did not run).
+            for c in p.results.cells where chosen[c.key].map({ $0.isOK && !c.isOK }) ?? true { chosen[c.key] = c }
+        }
+        var cells = Array(chosen.values)
         cells.sort { order[$0.key] ?? .max < order[$1.key] ?? .max }
         var out = shards[0].0.results
         out.cells = cells

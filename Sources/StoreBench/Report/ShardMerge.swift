@@ -36,6 +36,9 @@ public enum ShardMerge {
             } else if s.assignment != info.assignment {
                 problems.append("\(p.path) dealt the workloads differently (balanced by \(s.balancedBy), \(firstPath) by \(info.balancedBy)): give every shard the same --balance file")
             }
+            if p.results.datasets != shards[0].0.results.datasets {
+                problems.append("\(p.path) measured other datasets than \(firstPath) (seeds or checksums differ): give every shard the same --fixtures")
+            }
             let differences = s.build.differences(from: info.build)
             if !differences.isEmpty { problems.append("\(p.path) comes from another build than \(firstPath): \(differences.joined(separator: ", "))") }
         }

@@ -14,6 +14,8 @@ public struct SoakSample: Codable, Sendable, Hashable {
     public var latency: LatencySummary
     public var fileBytes: UInt64
     public var residentBytes: UInt64
+    /// Users in the store at the interval's end.
+    public var records: Int
 }
 
 /// A backend's soak run: its samples, or why it stopped.
@@ -27,8 +29,8 @@ public struct SoakSeries: Codable, Sendable, Hashable {
 
 /// The mixed workload a soak repeats on one store, in the process that runs it: a sliding
 /// window of users (keys `low..<high`, 2,000 at the start), each operation 50% a read of a
-/// random key in the window, 30% an update of one, 10% an insert at its top and 10% a delete
-/// at its bottom, so the record count stays level and any growth of the file or of memory
+/// random key in the window, 30% an update of one, and 20% an insert at its top or a delete at
+/// its bottom, in turn (10% each), so the record count stays at 2,000–2,001 and any growth of the file or of memory
 /// over time is the backend's own.
 public enum SoakRun {
     public static func run(_ backend: BackendDescriptor, directory: URL, seconds: Double, interval: Double,
@@ -50,7 +52,7 @@ public enum SoakRun {
             let span = Double(t1 - intervalStart) / 1e9
             series.samples.append(SoakSample(seconds: Double(t1 - started) / 1e9, operations: count, operationsPerSecond: Double(count) / span,
                                              latency: LatencySummary(histogram), fileBytes: CellExecutor.allocatedBytes(directory) ?? 0,
-                                             residentBytes: ResidentMemory.current() ?? 0))
+                                             residentBytes: ResidentMemory.current() ?? 0, records: window.high - window.low))
             if t1 >= end { return series }
             histogram = OperationTimer.emptyHistogram()
             count = 0
@@ -63,7 +65,7 @@ public enum SoakRun {
         switch roll {
         case 0..<5: _ = try repo.read { try $0.fetch("User", id: .int64(Int64(key))) }
         case 5..<8: try repo.write { tx in try tx.update("User", id: .int64(Int64(key)), set: ["score": .double(Double(rng.below(1_000)))]) }
-        case 8:
+        case 8...9 where window.high - window.low <= 2_000:     // inserts and deletes alternate: the count stays 2,000–2,001
             let id = window.high
             try repo.write { tx in try tx.insert(try user(tx.schema, id, rng.below(400))) }
             window.high += 1

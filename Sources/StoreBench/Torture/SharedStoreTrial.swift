@@ -65,6 +65,8 @@ public struct SharedStoreTrial: Sendable {
             for c in children { kill(c.processIdentifier, SIGKILL); c.waitUntilExit() }
             outcome.readerChecks = readerChecks(work)
             outcome.failure = try reopenAndCheck(store, work: work, &outcome)
+            if outcome.failure == nil && outcome.acknowledged.reduce(0, +) == 0 { outcome.failure = "the writers acknowledged no commit: nothing was tested" }
+            if outcome.failure == nil && readers > 0 && outcome.readerChecks == 0 { outcome.failure = "the readers checked no snapshot: nothing was tested" }
         } catch {
             outcome.failure = "\(error)"
         }

@@ -45,9 +45,9 @@ final class WatchedResults {
         let deadline = Date(timeIntervalSinceNow: 10)
         while ids != expected || !modifying.isSubset(of: modified) {
             guard let change = try observation.waitForChange(timeout: deadline.timeIntervalSinceNow) else {
-                let missed = modifying.subtracting(modified).map(\.description).sorted()
-                throw ConformanceFailure("after \(what), the observed results stayed \(ids), not \(expected), "
-                                         + "with no modification of [\(missed.joined(separator: ", "))] delivered, for 10 s")
+                let missed = modifying.subtracting(modified).map(\.description).sorted().joined(separator: ", ")
+                throw ConformanceFailure(ids != expected ? "after \(what), the observed results stayed \(ids), not \(expected), for 10 s"
+                                         : "after \(what), no modification of [\(missed)] was delivered within 10 s")
             }
             try apply(change, what)
         }
