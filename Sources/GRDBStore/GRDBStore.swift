@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import StoreCore
 import StoreSQL
 
@@ -16,7 +17,7 @@ import StoreSQL
 /// Threading: `Sendable`. Writes are serialized by GRDB's writer; reads run in parallel, each
 /// in a transaction of its own on a reader connection. A transaction started inside another
 /// of the same store on the same thread throws `busy` (GRDB itself would stop the process).
-public final class GRDBStore: Repository, @unchecked Sendable {
+public final class GRDBStore: Repository, ExternalCommitDetecting, @unchecked Sendable {
     // @unchecked: `pool` is thread-safe (GRDB); `isClosed` and `activeThreads` are guarded by `lock`.
 
     /// The file name used by `init(directory:schema:options:)`.
@@ -28,13 +29,15 @@ public final class GRDBStore: Repository, @unchecked Sendable {
     /// (`StoreLocating`).
     public let migrationGeneration: Int
     public let options: StoreOptions
-    public let capabilities: Capabilities = [.persistence, .snapshotReads, .concurrentReaders, .schemaVersioning, .migrations, .integrityCheck, .compaction, .readOnlyMode, .orderedRelationships,
+    public let capabilities: Capabilities = [.persistence, .multiProcess, .snapshotReads, .concurrentReaders, .schemaVersioning, .migrations, .integrityCheck, .compaction, .readOnlyMode, .orderedRelationships,
                                                   .primitiveLists, .primitiveMaps, .embeddedObjects]
     public var unsupportedCapabilities: [Capabilities: String] { Capabilities.observedThroughObjectGraph }
 
     let mapping: SQLSchemaMapping
     /// `user_version` at open: a write finding another one refuses (another process migrated).
     private let openedUserVersion: Int64
+    /// Per reader connection (its handle's address), the data version its last read checked.
+    private let checkedDataVersions = Locked<[UInt: UInt32]>([:])
     /// A `DatabasePool`; a `DatabaseQueue` for a read-only store on read-only media (immutable).
     let pool: any DatabaseWriter
     private let lock = NSLock()
@@ -131,7 +134,37 @@ public final class GRDBStore: Repository, @unchecked Sendable {
     public func read<T>(_ body: (any ReadTransaction) throws -> T) throws -> T {
         try entered {
             try GRDBErrors.mapped {
-                try pool.read { db in try Self.run(GRDBExecutor(db), mapping, writable: false, body) }
+                try pool.read { db in
+                    let result: T
+                    do { result = try Self.run(GRDBExecutor(db), mapping, writable: false, body) } catch {
+                        try checkReadNotMigrated(db)  // a read that failed on another process's new layout says so
+                        throw error
+                    }
+                    try checkReadNotMigrated(db)
+                    return result
+                }
+            }
+        }
+    }
+
+    /// In a read, after its statements: throws `schemaMismatch` when another process migrated
+    /// the store since it was opened. One `sqlite3_file_control` while the file's data version
+    /// is the one last checked; after a commit anywhere, one `PRAGMA user_version`.
+    private func checkReadNotMigrated(_ db: Database) throws {
+        var version: UInt32 = 0
+        let connection = db.sqliteConnection.map { UInt(bitPattern: $0) } ?? 0
+        _ = sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_DATA_VERSION, &version)
+        guard checkedDataVersions.withLock({ $0[connection] }) != version else { return }
+        try SQLStoreMetadata.checkNotMigrated(GRDBExecutor(db), opened: openedUserVersion, schema: schema, path: path, reading: true)
+        checkedDataVersions.withLock { $0[connection] = version }
+    }
+
+    /// The pool's writer connection's `PRAGMA data_version`: every write of this store goes
+    /// through that connection, and SQLite changes the value only for other connections' commits.
+    public func externalCommitStamp() throws -> UInt64 {
+        try entered {
+            try GRDBErrors.mapped {
+                try pool.writeWithoutTransaction { db in UInt64(try Int64.fetchOne(db, sql: "PRAGMA data_version") ?? 0) }
             }
         }
     }

@@ -11,12 +11,14 @@ final class LMDBCursor {
     @exclusivity(unchecked) private(set) var key = MDB_val()
     @exclusivity(unchecked) private(set) var value = MDB_val()
     private let bounds: MapBounds
+    private unowned(unsafe) let txn: LMDBTxn  // a cursor never outlives its transaction
 
     init(_ txn: LMDBTxn, _ dbi: MDB_dbi) throws {
         var c: OpaquePointer?
         try LMDBError.check(mdb_cursor_open(try txn.live, dbi, &c), "cannot open a cursor")
         handle = c!
         bounds = txn.bounds
+        self.txn = txn
     }
 
     deinit { mdb_cursor_close(handle) }
@@ -84,6 +86,7 @@ final class LMDBCursor {
             }
         }
         try LMDBError.check(rc, "cannot write", key: KeyEncoding.describe(k))
+        txn.changedSomething = true
     }
 
     /// The number of duplicates at the current key of a dupsort database (`mdb_cursor_count`).

@@ -68,12 +68,14 @@ final class LMDBLayout: Sendable {
     /// Inside a write transaction, before its first write: throws `schemaMismatch` when another
     /// process migrated the store since it was opened (its handles and record versions are of
     /// the old layout). The caller aborts the transaction; nothing is written.
-    func checkNotMigrated(_ txn: LMDBTxn, schema: Schema, path: String) throws {
+    /// A read transaction checks too (`reading`).
+    func checkNotMigrated(_ txn: LMDBTxn, schema: Schema, path: String, reading: Bool = false) throws {
         let stored = try txn.get(meta, Self.versionKey)
         if let stored, stored.elementsEqual(openedVersion) { return }
         let now = stored.map(Array.init) ?? []
         throw StoreError(.schemaMismatch, "\(path) was migrated to schema version \(String(decoding: now, as: UTF8.self)) by another process "
-                         + "after this store opened it with version \(schema.version): nothing was written; reopen it with the new schema")
+                         + "after this store opened it with version \(schema.version): \(reading ? "the read was refused" : "nothing was written"); "
+                         + "reopen it with the new schema")
     }
 
     /// Index keys longer than this are cut (LMDB's keys are at most 511 bytes); a key of this

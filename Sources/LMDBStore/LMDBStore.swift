@@ -1,6 +1,7 @@
 import CLMDB
 import Foundation
 import StoreCore
+import Synchronization
 
 /// A `Repository` over the LMDB C API: one environment per store directory, a primary
 /// database per entity with compact binary records, dupsort databases for secondary indexes
@@ -46,7 +47,7 @@ public final class LMDBStore: Repository, @unchecked Sendable {
     public let migrationGeneration: Int
     public let options: StoreOptions
     public let mapLimits: MapSize
-    public let capabilities: Capabilities = [.persistence, .snapshotReads, .concurrentReaders, .schemaVersioning, .migrations, .integrityCheck, .compaction, .readOnlyMode, .orderedRelationships,
+    public let capabilities: Capabilities = [.persistence, .multiProcess, .snapshotReads, .concurrentReaders, .schemaVersioning, .migrations, .integrityCheck, .compaction, .readOnlyMode, .orderedRelationships,
                                                   .primitiveLists, .primitiveMaps, .embeddedObjects]
     public var unsupportedCapabilities: [Capabilities: String] { Capabilities.observedThroughObjectGraph }
 
@@ -55,6 +56,10 @@ public final class LMDBStore: Repository, @unchecked Sendable {
     private let mapLock = ReadWriteLock()
     private let writeLock = NSLock()
     private let stateLock = NSLock()
+    /// This store's commits, once `externalCommitStamp` was asked for.
+    let ownCommits = Locked(OwnCommits())
+    /// The snapshot (transaction id) whose schema version a read last checked (`checkReadNotMigrated`).
+    private let checkedReadSnapshot = Atomic<Int>(-1)
     // Guarded by stateLock, so the runtime's exclusivity tracking is off (it cost about a
     // tenth of a point read).
     /// Reset read transactions, each with its handle, ready to renew (a read reuses both and
@@ -172,8 +177,19 @@ public final class LMDBStore: Repository, @unchecked Sendable {
         try holdingMap {
             var tx = try beginRead()
             defer { endRead(&tx) }
+            try checkReadNotMigrated(tx.txn)
             return try body(tx)
         }
+    }
+
+    /// At the start of a read transaction: throws `schemaMismatch` when another process migrated
+    /// the store since it was opened. Costs `mdb_txn_id` while the snapshot is the one last
+    /// checked; after a commit anywhere, one `mdb_get` of `sb_meta`'s `schema_version`.
+    private func checkReadNotMigrated(_ txn: LMDBTxn) throws {
+        let id = txn.id
+        guard checkedReadSnapshot.load(ordering: .relaxed) != id else { return }
+        try layout.checkNotMigrated(txn, schema: schema, path: directory.path, reading: true)
+        checkedReadSnapshot.store(id, ordering: .relaxed)
     }
 
     /// Ends a read: resets its handle and pools it for the next read, with the transaction
@@ -242,7 +258,12 @@ public final class LMDBStore: Repository, @unchecked Sendable {
                 return (nil, StoreError(.storageFull, "the map is full", nativeCode: MDB_MAP_FULL))
             }
             try tx.checkEmbeddedOwners()
-            try txn.commit()
+            let id = txn.id
+            noteCommit(txn, id: id)   // before the commit, so that no poll counts it as another process's
+            do { try txn.commit() } catch {
+                ownCommits.withLock { $0.forget(id) }
+                throw error
+            }
             return (result, nil)
         } catch let e as StoreError where e.nativeCode == MDB_MAP_FULL || tx.needsLargerMap {
             txn.abort()   // a no-op after a failed commit, which freed the handle

@@ -10,6 +10,11 @@ final class LMDBTxn {
     /// Where this transaction's keys and values may lie (taken at begin and renew).
     private(set) var bounds: MapBounds
     private(set) var region: MapRegion
+    /// A put or a delete took effect: committing advances the store's transaction id (LMDB
+    /// commits a write transaction that changed nothing without one).
+    var changedSomething = false
+    /// The transaction's id: the snapshot a read sees (`mdb_txn_id`).
+    var id: Int { mdb_txn_id(handle) }
 
     /// Begins a transaction (a child of `parent` when given: a nested write transaction) in
     /// the environment whose data file is mapped at `region`.
@@ -101,6 +106,7 @@ final class LMDBTxn {
         let rc = mdb_put(try live, dbi, &k, &v, UInt32(flags))
         if rc == MDB_KEYEXIST { return false }
         try LMDBError.check(rc, "cannot write", key: KeyEncoding.describe(Array(key)))
+        changedSomething = true
         return true
     }
 
@@ -115,6 +121,7 @@ final class LMDBTxn {
         let rc = mdb_put(try live, dbi, &k, &v, UInt32(flags) | UInt32(MDB_RESERVE))
         if rc == MDB_KEYEXIST { return nil }
         try LMDBError.check(rc, "cannot write", key: KeyEncoding.describe(Array(key)))
+        changedSomething = true
         return UnsafeMutableRawBufferPointer(start: v.mv_data, count: size)
     }
 
@@ -141,6 +148,7 @@ final class LMDBTxn {
         }
         if rc == MDB_NOTFOUND { return false }
         try LMDBError.check(rc, "cannot delete", key: KeyEncoding.describe(Array(key)))
+        changedSomething = true
         return true
     }
 

@@ -47,6 +47,9 @@ struct ResultsObserver {
     let query: Query
     var last: [ObjectID]
     let handler: (ResultsChange) -> Void
+    /// The attribute values delivered last, where another process's commits may arrive
+    /// (`ObjectGraph.otherProcesses`): what their modifications are found from.
+    var values: [ObjectID: [Value]]?
 }
 
 struct ObjectObserver {
@@ -73,7 +76,8 @@ extension ObjectContext {
         let objects = try fetch(query)
         let id = nextObserverID
         nextObserverID += 1
-        resultsObservers[id] = ResultsObserver(query: query, last: objects.map(\.objectID), handler: handler)
+        resultsObservers[id] = ResultsObserver(query: query, last: objects.map(\.objectID), handler: handler,
+                                               values: graph.otherProcesses == nil ? nil : Self.values(of: objects))
         handler(.initial(objects))
         return ObservationToken(context: self, id: id)
     }
@@ -89,6 +93,11 @@ extension ObjectContext {
         return ObservationToken(context: self, id: id)
     }
 
+    /// The loaded attribute values of `objects` (a fault's are absent: it counts as changed).
+    static func values(of objects: [ManagedObject]) -> [ObjectID: [Value]] {
+        Dictionary(objects.compactMap { o in o.values.map { (o.objectID, $0) } }, uniquingKeysWith: { a, _ in a })
+    }
+
     func notifyObservers(_ c: SavedChanges) {
         isNotifying = true
         defer { isNotifying = false }
@@ -101,8 +110,14 @@ extension ObjectContext {
                 continue
             }
             let new = objects.map(\.objectID)
-            let change = CollectionChange.between(old: o.last, new: new) { c.updated[$0] != nil || c.mayAffectUnlisted }
+            let now = o.values == nil ? nil : Self.values(of: objects)
+            let change = CollectionChange.between(old: o.last, new: new) { id in
+                if c.updated[id] != nil { return true }
+                guard c.byAnotherProcess, let before = o.values, let now else { return c.mayAffectUnlisted }
+                return before[id] != now[id]
+            }
             o.last = new
+            o.values = now
             resultsObservers[id] = o
             if !change.isEmpty { o.handler(.update(objects, change)) }
         }

@@ -22,8 +22,11 @@ import StoreCore
 ///
 /// Threading: `Sendable`. Contexts are not; make one per thread with `newContext()`. Saved
 /// changes of one context reach the others of the same graph (see `ObjectContext.mergeChanges`).
-/// Changes written to the store by anything else than this graph are seen by new fetches and
-/// faults, not merged into registered objects.
+/// Over a store that detects other processes' commits (`ExternalCommitDetecting`: the built-in
+/// SQLite, GRDB and LMDB stores), long-lived contexts hear of them too, within about 20 ms:
+/// their unchanged objects turn into faults and their observers re-read their results, with
+/// the results whose attributes changed as modifications. Other writers to the same store in
+/// this process are seen by new fetches and faults only.
 public final class ObjectGraph: Repository {
     /// The store the graph persists through.
     public let store: any Repository
@@ -33,11 +36,17 @@ public final class ObjectGraph: Repository {
     /// Where the store lives, when it says (`StoreLocating`).
     private let storeLocation: (path: String, generation: Int)?
 
+    /// Polls for other processes' commits while contexts listen; nil when the store cannot tell.
+    let otherProcesses: OtherProcessWatch?
+
     public init(store: any Repository) {
         self.store = store
         model = GraphModel(store.schema)
         storeLocation = (store as? StoreLocating).map { ($0.storeLocation, $0.migrationGeneration) }
+        otherProcesses = (store as? any ExternalCommitDetecting).map(OtherProcessWatch.init)
     }
+
+    deinit { otherProcesses?.stop() }
 
     /// Refuses a store that is being migrated in this process (`busy`), or that another open
     /// migrated since this graph's store was opened (`schemaMismatch`): every transaction of the graph and
@@ -87,7 +96,10 @@ public final class ObjectGraph: Repository {
         return result
     }
 
-    public func close() throws { try store.close() }
+    public func close() throws {
+        otherProcesses?.stop()
+        try store.close()
+    }
 
     /// The store's own check: what the graph persists is the store's data.
     public func verify() throws -> VerificationReport { try store.verify() }
@@ -103,6 +115,16 @@ public final class ObjectGraph: Repository {
             list.removeAll { $0.inbox == nil }
             list.append(WeakInbox(inbox: inbox))
         }
+        otherProcesses?.start { [weak self] in self?.broadcastOtherProcessCommits() }
+    }
+
+    /// Posts to every long-lived context that another process committed: what changed is
+    /// unknown, so every unchanged object refreshes and observers compare values.
+    private func broadcastOtherProcessCommits() {
+        var c = SavedChanges()
+        c.mayAffectUnlisted = true
+        c.byAnotherProcess = true
+        for t in listeners() { t.post(c) }
     }
 
     func unregister(_ inbox: ContextInbox) {

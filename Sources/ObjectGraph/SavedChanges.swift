@@ -11,6 +11,9 @@ public struct SavedChanges: Sendable {
     /// Set by batch deletes, whose delete rules may have changed records not listed here:
     /// receivers refresh every unmodified object.
     public var mayAffectUnlisted = false
+    /// Another process committed (with `mayAffectUnlisted`): observers find modifications by
+    /// comparing their results' attribute values with the ones they delivered last.
+    public var byAnotherProcess = false
 
     public init() {}
 
@@ -27,6 +30,7 @@ public struct SavedChanges: Sendable {
         inserted.subtract(deleted)
         for id in deleted { updated[id] = nil }
         mayAffectUnlisted = mayAffectUnlisted || other.mayAffectUnlisted
+        byAnotherProcess = byAnotherProcess || other.byAnotherProcess
     }
 }
 

@@ -8,6 +8,8 @@ import StoreSQL
 /// to exactly one transaction.
 final class SQLiteConnection {
     private(set) var handle: OpaquePointer?
+    /// The data version at this connection's last migration check (`SQLiteStore` reads).
+    var checkedDataVersion: UInt32?
     let path: String
     private var statements: [String: SQLiteStatement] = [:]
     // Read on every statement run, never while another access to it is open: the runtime's
@@ -87,6 +89,14 @@ final class SQLiteConnection {
     }
 
     /// Runs one or more SQL statements without results.
+    /// The main file's data version (`SQLITE_FCNTL_DATA_VERSION`): it changes when any connection,
+    /// in any process, commits a change; read without a statement.
+    var dataVersion: UInt32 {
+        var version: UInt32 = 0
+        _ = sqlite3_file_control(handle, "main", SQLITE_FCNTL_DATA_VERSION, &version)
+        return version
+    }
+
     func exec(_ sql: String) throws {
         let h = try requireOpen()
         var err: UnsafeMutablePointer<CChar>?

@@ -15,7 +15,7 @@ import StoreSQL
 /// parallel, each on a reader connection of its own, and see the snapshot taken at their
 /// first read. A write started inside another write on the same thread throws `busy`
 /// instead of deadlocking.
-public final class SQLiteStore: Repository, @unchecked Sendable {
+public final class SQLiteStore: Repository, ExternalCommitDetecting, @unchecked Sendable {
     // @unchecked: every mutable property is guarded by `writeLock` or `poolLock` as marked.
 
     /// The file name used by `init(directory:schema:options:)`.
@@ -27,7 +27,7 @@ public final class SQLiteStore: Repository, @unchecked Sendable {
     /// (`StoreLocating`).
     public let migrationGeneration: Int
     public let options: StoreOptions
-    public let capabilities: Capabilities = [.persistence, .snapshotReads, .concurrentReaders, .schemaVersioning, .migrations, .integrityCheck, .compaction, .readOnlyMode, .orderedRelationships,
+    public let capabilities: Capabilities = [.persistence, .multiProcess, .snapshotReads, .concurrentReaders, .schemaVersioning, .migrations, .integrityCheck, .compaction, .readOnlyMode, .orderedRelationships,
                                                   .primitiveLists, .primitiveMaps, .embeddedObjects]
     public var unsupportedCapabilities: [Capabilities: String] { Capabilities.observedThroughObjectGraph }
 
@@ -125,6 +125,16 @@ public final class SQLiteStore: Repository, @unchecked Sendable {
         return try transaction(on: db, begin: "BEGIN IMMEDIATE", writable: true, body)
     }
 
+    /// The writer connection's `PRAGMA data_version`: every write of this store goes through
+    /// that connection, and SQLite changes the value only for commits of other connections.
+    public func externalCommitStamp() throws -> UInt64 {
+        if isWriterThread { throw StoreError(.busy, "externalCommitStamp() inside a write transaction of the same store") }
+        writeLock.lock()
+        defer { writeLock.unlock() }
+        guard let db = writer else { throw StoreError(.closed, "the store is closed") }
+        return UInt64(try db.scalarInt("PRAGMA data_version", []) ?? 0)
+    }
+
     /// SQLite's `PRAGMA integrity_check`, the stored DDL, then the logical checks, in one read
     /// transaction (see `SQLTransaction.verify(into:)`).
     public func verify() throws -> VerificationReport {
@@ -152,13 +162,29 @@ public final class SQLiteStore: Repository, @unchecked Sendable {
         do {
             if writable { try SQLStoreMetadata.checkNotMigrated(db, opened: openedUserVersion, schema: schema, path: path) }
             let result = try body(tx)
-            if writable { try tx.checkEmbeddedOwners() }
+            if writable { try tx.checkEmbeddedOwners() } else { try checkReadNotMigrated(db) }
             try db.statement("COMMIT").execute()
             return result
         } catch {
+            // A read that failed on another process's new layout says so, not the SQL error.
+            var mismatch: (any Error)?
+            if !writable, (error as? StoreError)?.category != .schemaMismatch {
+                do { try checkReadNotMigrated(db) } catch { mismatch = error }
+            }
             _ = try? db.statement("ROLLBACK").execute()
-            throw error
+            throw mismatch ?? error
         }
+    }
+
+    /// At the end of a read transaction, in its snapshot: throws `schemaMismatch` when another
+    /// process migrated the store since it was opened. Costs one `sqlite3_file_control` while
+    /// the file's data version stays the one this connection last checked; after a commit
+    /// anywhere, one `PRAGMA user_version`.
+    private func checkReadNotMigrated(_ db: SQLiteConnection) throws {
+        let version = db.dataVersion
+        guard version != db.checkedDataVersion else { return }
+        try SQLStoreMetadata.checkNotMigrated(db, opened: openedUserVersion, schema: schema, path: path, reading: true)
+        db.checkedDataVersion = version
     }
 
     // MARK: Reader pool

@@ -15,7 +15,7 @@ struct StoreBenchCommand: ParsableCommand {
             """,
         version: StoreBenchCLI.version,
         subcommands: [RunCommand.self, CompareCommand.self, ChooseCommand.self, ListCommand.self, ConformanceCommand.self, ReportCommand.self, MergeCommand.self,
-                      ExplainCommand.self, VerifyCommand.self, TortureCommand.self, DamageCommand.self, ProbeCommand.self, GraphMemoryCommand.self, CellCommand.self, TortureWriterCommand.self, TortureMigratorCommand.self, SharedStoreChildCommand.self, SoakChildCommand.self, DamageProbeCommand.self]
+                      ExplainCommand.self, VerifyCommand.self, TortureCommand.self, DamageCommand.self, ProbeCommand.self, GraphMemoryCommand.self, CellCommand.self, TortureWriterCommand.self, TortureMigratorCommand.self, SharedStoreChildCommand.self, SoakChildCommand.self, PeerCommand.self, DamageProbeCommand.self]
         )
     }
 }

@@ -245,12 +245,14 @@ struct SharedStoreChildCommand: ParsableCommand {
     @Option(help: "Be writer N (with --acks); otherwise a reader (with --progress).") var writer: Int?
     @Option var acks: String?
     @Option var progress: String?
+    @Option(help: "A writer stops after its commit N (by default it runs until killed).") var limit: Int = 1_000_000
     @Argument var directory: String
 
     func run() throws {
         let d = Registry.backend(named: backend.name)!, dir = URL(fileURLWithPath: directory)
         if let writer, let acks {
-            try SharedStoreChild.write(d, directory: dir, writer: writer, acknowledgements: URL(fileURLWithPath: acks), durability: durability)
+            try SharedStoreChild.write(d, directory: dir, writer: writer, acknowledgements: URL(fileURLWithPath: acks),
+                                       durability: durability, limit: limit)
         } else if let progress {
             try SharedStoreChild.read(d, directory: dir, writers: writers, progress: URL(fileURLWithPath: progress), durability: durability)
         } else {

@@ -43,6 +43,11 @@ public struct Capabilities: OptionSet, Sendable, Hashable {
     /// Embedded entities (`EntityDescription(..., embedded: true)`): a record lives inside one
     /// owner, an orphan fails the commit, a second owner is refused, the owner's delete cascades.
     public static let embeddedObjects = Capabilities(rawValue: 1 << 12)
+    /// Several processes may open one store's directory at once (an app and its extension, a
+    /// CLI beside a daemon): each sees the others' commits, writers are serialized by the
+    /// engine's file locks, and a reader never sees half a commit. A backend without it refuses
+    /// a second open with `unsupported` while the store is open (`ExclusiveStoreLock`).
+    public static let multiProcess = Capabilities(rawValue: 1 << 13)
 
     /// Every capability with its name, for reports.
     public static let named: [(Capabilities, String)] = [
@@ -52,7 +57,7 @@ public struct Capabilities: OptionSet, Sendable, Hashable {
         (.integrityCheck, "integrityCheck"), (.compaction, "compaction"), (.readOnlyMode, "readOnlyMode"),
         (.primitiveLists, "primitiveLists"), (.primitiveMaps, "primitiveMaps"),
         (.orderedRelationships, "orderedRelationships"),
-        (.embeddedObjects, "embeddedObjects"),
+        (.embeddedObjects, "embeddedObjects"), (.multiProcess, "multiProcess"),
     ]
 
     /// What the built-in stores declare unsupported (`Repository.unsupportedCapabilities`):

@@ -24,11 +24,12 @@ public final class InMemoryStore: Repository {
     deinit { try? close() }
 
     public var schema: Schema { base.schema }
-    public var capabilities: Capabilities { base.capabilities.subtracting([.persistence, .readOnlyMode]) }
+    public var capabilities: Capabilities { base.capabilities.subtracting([.persistence, .readOnlyMode, .multiProcess]) }
     public var unsupportedCapabilities: [Capabilities: String] {
         base.unsupportedCapabilities.merging([
             .persistence: "an in-memory store's files are removed when it closes",
             .readOnlyMode: "an in-memory store starts empty, so there is nothing to open read-only",
+            .multiProcess: "an in-memory store's folder is its own: no other process can open it",
         ]) { $1 }
     }
 

@@ -19,13 +19,7 @@ import Testing
         let repo = try backend.open(MigrationTorture.v1, store, StoreOptions(durability: .relaxed))
         defer { try? repo.close() }
         try repo.write { tx in try tx.insert(try Self.user(tx, 1)) }
-        let child = Process()
-        child.executableURL = try Bench.binary()
-        child.arguments = ["torture-migrator", "--backend", backend.name, "--durability", "relaxed", store.path]
-        child.standardOutput = FileHandle.nullDevice
-        try child.run()
-        child.waitUntilExit()
-        #expect(child.terminationStatus == 0, "the other process migrated v1 → v3")
+        try Self.migrateInAnotherProcess(backend, store)
         do {
             try repo.write { tx in try tx.insert(try Self.user(tx, 2)) }
             Issue.record("\(backend.name): a write with the version-1 layout went through after the migration to version 3")
@@ -38,6 +32,37 @@ import Testing
         defer { try? reopened.close() }
         let users = try reopened.read { try $0.count(Query("User")) }
         #expect(users == 1, "only the write made before the migration")
+    }
+
+    @Test("a read after another process migrated the store is refused too; reads before it are not", arguments: backends)
+    func readAfterMigrationElsewhere(_ backend: BackendDescriptor) throws {
+        let dir = try TemporaryDirectory("migrated-elsewhere-read")
+        let store = dir.url.appendingPathComponent("store")
+        let repo = try backend.open(MigrationTorture.v1, store, StoreOptions(durability: .relaxed))
+        defer { try? repo.close() }
+        try repo.write { tx in try tx.insert(try Self.user(tx, 1)) }
+        #expect(try repo.read { try $0.fetch("User", id: 1)?["username"] } == .string("u1"), "a read before the migration")
+        #expect(try repo.read { try $0.count(Query("User")) } == 1)
+        try Self.migrateInAnotherProcess(backend, store)
+        for attempt in 1...2 {
+            do {
+                _ = try repo.read { try $0.fetch("User", id: 1) }
+                Issue.record("\(backend.name): read \(attempt) with the version-1 layout went through after the migration to version 3")
+            } catch let e as StoreError {
+                #expect(e.category == .schemaMismatch && e.message.contains("the read was refused"), "\(e)")
+            }
+        }
+    }
+
+    /// `torture-migrator` takes the store from version 1 to 3 in a process of its own.
+    static func migrateInAnotherProcess(_ backend: BackendDescriptor, _ store: URL) throws {
+        let child = Process()
+        child.executableURL = try Bench.binary()
+        child.arguments = ["torture-migrator", "--backend", backend.name, "--durability", "relaxed", store.path]
+        child.standardOutput = FileHandle.nullDevice
+        try child.run()
+        child.waitUntilExit()
+        #expect(child.terminationStatus == 0, "the other process migrated v1 → v3")
     }
 
     static func user(_ tx: any WriteTransaction, _ id: Int64) throws -> Record {

@@ -5,6 +5,8 @@ enum Fault: String, CaseIterable, Sendable {
     case capabilityUndeclared
     /// Compaction is declared unsupported, yet compacting works.
     case unsupportedDeclaredButWorks
+    /// Sharing between processes is declared unsupported, yet a second open of the store succeeds.
+    case sharingDeclaredUnsupportedButOpensTwice
     /// Unique values compare case-insensitively (`ann` and `Ann` collide).
     case uniqueComparedCaseInsensitively
     /// A null in a unique index collides with another null.
@@ -347,6 +349,7 @@ extension Fault {
         switch self {
         case .capabilityUndeclared: "capabilities.eachOfferedOrDeclaredUnsupported"
         case .unsupportedDeclaredButWorks: "capabilities.declaredUnsupportedIsRefused"
+        case .sharingDeclaredUnsupportedButOpensTwice: "capabilities.declaredUnsupportedIsRefused"
         case .uniqueComparedCaseInsensitively: "uniqueness.caseAndSpellingSensitive"
         case .uniqueNullsCollide: "uniqueness.nullsNeverCollide"
         case .freedUniqueValueStaysTaken: "uniqueness.freedValuesAreReusable"

@@ -17,12 +17,18 @@ final class FaultyRepository: Repository {
 
     var schema: Schema { inner.schema }
     var capabilities: Capabilities {
-        fault == .unsupportedDeclaredButWorks ? inner.capabilities.subtracting(.compaction) : inner.capabilities
+        switch fault {
+        case .unsupportedDeclaredButWorks: inner.capabilities.subtracting(.compaction)
+        case .sharingDeclaredUnsupportedButOpensTwice: inner.capabilities.subtracting(.multiProcess)
+        default: inner.capabilities
+        }
     }
     var unsupportedCapabilities: [Capabilities: String] {
         switch fault {
         case .capabilityUndeclared: [:]
         case .unsupportedDeclaredButWorks: inner.unsupportedCapabilities.merging([.compaction: "said to be missing, yet it compacts"]) { $1 }
+        case .sharingDeclaredUnsupportedButOpensTwice:
+            inner.unsupportedCapabilities.merging([.multiProcess: "said to be one process's, yet it opens twice"]) { $1 }
         default: inner.unsupportedCapabilities
         }
     }

@@ -287,6 +287,7 @@ public final class BenchmarkRunner {
         spec.measure = plan.measure
         spec.distribution = plan.distribution
         spec.runnerPID = getpid()
+        spec.executable = FileManager.default.isExecutableFile(atPath: self.executable.path) ? self.executable.path : nil
         spec.workloadFile = cell.workload.definitionFile
         spec.category = cell.workload.category
         let started = Date()

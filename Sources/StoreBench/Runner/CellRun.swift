@@ -33,7 +33,7 @@ struct CellRun {
         (self.store, self.template, self.residentAtStart) = (store, template, residentAtStart)
         cpu = spec.measure == .time ? try? HardwareCounter.open().get() : nil
         measured = workload.loadsDataset ? 1 : spec.repetitions
-        counted = spec.countAllocations && !workload.loadsDataset && spec.measure == .time && AllocationCounter.isAvailable
+        counted = spec.countAllocations && workload.countsAllocations && !workload.loadsDataset && spec.measure == .time && AllocationCounter.isAvailable
         repetitions = (workload.loadsDataset ? 1 : spec.warmup + spec.repetitions) + (counted ? 1 : 0)
     }
 
@@ -85,6 +85,10 @@ struct CellRun {
             ctx.reopen = { schema, plan in try d.open(schema, store, StoreOptions(durability: durability, migrations: plan)) }
             ctx.openStore = { schema, directory in try d.open(schema, directory, StoreOptions(durability: durability)) }
             ctx.compact = d.compact.map { compact in { try compact(BenchSchema.schema, store, StoreOptions(durability: durability)) } }
+            ctx.peers = spec.executable.map {
+                PeerLauncher(executable: URL(fileURLWithPath: $0), backend: d.name, durability: durability, store: store,
+                             work: URL(fileURLWithPath: spec.work).appendingPathComponent("peers"))
+            }
         }
         return ctx
     }

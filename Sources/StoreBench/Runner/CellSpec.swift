@@ -32,4 +32,6 @@ public struct CellSpec: Codable, Sendable, Hashable {
     public var measure = MeasureMode.time
     /// The runner's process id: the cell asks the kernel to kill it when that process dies.
     public var runnerPID: Int32?
+    /// The runner's executable, which multi-process workloads start as `storebench peer`.
+    public var executable: String?
 }

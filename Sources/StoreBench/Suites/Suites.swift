@@ -7,7 +7,7 @@ public enum Suites {
     /// The built-in suites, in run order.
     public static let all: [any WorkloadSuite] = [
         MemorySuite(), CRUDSuite(), BatchSuite(), QuerySuite(), RowsSuite(), MigrateSuite(),
-        ConcurrencySuite(), YCSBSuite(), LifecycleSuite(), DurabilitySuite(), GrowthSuite(), SelfTestSuite(),
+        ConcurrencySuite(), MultiProcessSuite(), YCSBSuite(), LifecycleSuite(), DurabilitySuite(), GrowthSuite(), SelfTestSuite(),
     ]
 
     private static let added = Locked<[any WorkloadSuite]>([])

@@ -53,6 +53,9 @@ public struct Workload: Sendable {
     public var isCompared = true
     /// Charted across scales in the report (cost as data grows).
     public var chartedAcrossScales = false
+    /// Its allocations are counted in one more repetition; false where the work runs in other
+    /// processes (`multiprocess.*`), whose allocations the cell process cannot count.
+    public var countsAllocations = true
     /// Its floor body runs only on the programs that name it (`FloorProgram.alsoRuns`), not
     /// on the engines' floors: a body that needs what only some programs offer (`ConcurrentReads`).
     public var namedProgramsOnly = false
@@ -127,6 +130,9 @@ public final class WorkloadContext {
     public internal(set) var compact: (() throws -> Void)?
     /// The fixtures folder of the run.
     public internal(set) var fixtures: URL?
+    /// Starts other processes on the store under test (multi-process workloads); `nil` on a
+    /// floor and where the run has no executable to start.
+    public internal(set) var peers: PeerLauncher?
     /// True in the warm-up repetition, whose results are dropped: workloads that pace or
     /// drive their own loops (paced threads, observers, YCSB) run a tenth of their operations
     /// then; loops timed by `OperationTimer.each` stop at the timer's budget by themselves.

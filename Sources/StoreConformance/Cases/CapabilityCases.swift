@@ -59,6 +59,12 @@ enum CapabilityCases {
         "primitiveMaps": { ctx in try ctx.startOver(with: try oneEntity(Attribute("prices", .double, collection: .map))) },
         "orderedRelationships": { ctx in try ctx.startOver(with: try OrderedSchema.make()) },
         "embeddedObjects": { ctx in try ctx.startOver(with: try EmbeddedSchema.make()) },
+        // A second open of the directory while the store is open: what another process would
+        // do. A store without files of its own (in memory) has nothing a second open could share.
+        "multiProcess": { ctx in
+            guard try ctx.repository.capabilities.contains(.persistence) else { throw StoreError(.unsupported, "nothing to share") }
+            try ctx.harness.open(schema: ctx.schema, directory: ctx.directory).close()
+        },
     ]
 
     private static func oneEntity(_ attribute: Attribute) throws -> Schema {

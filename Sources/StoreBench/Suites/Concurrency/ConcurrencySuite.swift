@@ -31,12 +31,12 @@ struct ConcurrencySuite: WorkloadSuite {
         static let notifyP50 = Figure("notify p50 ns", .nanoseconds)
         static let notifyP99 = Figure("notify p99 ns", .nanoseconds)
         /// `read p50 ns`, `writer p99.9 ns` and so on: a percentile of one side's latency.
-        static func percentile(_ side: String, _ p: String) -> Figure { Figure("\(side) p\(p) ns", .nanoseconds) }
-        static let percentiles = ["50", "99", "99.9"]
+        static func percentile(_ side: String, _ p: String) -> Figure { LatencyFigures.percentile(side, p) }
+        static let percentiles = LatencyFigures.percentiles
         static var all: [Figure] {
             [threads, writerLate, readLate, storeGrowth, walBytes, walBytesBefore, walBytesAfterRecovery, baselineCommitP50,
              recovery, slowCommitsAfter, firstCommitAfter, observers, results, notifyP50, notifyP99]
-                + ["read", "writer"].flatMap { side in percentiles.map { percentile(side, $0) } }
+                + LatencyFigures.all
         }
     }
 

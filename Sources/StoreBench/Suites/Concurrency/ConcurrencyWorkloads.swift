@@ -119,11 +119,7 @@ enum ConcurrencyWorkloads {
     }
 
     /// `each` random post keys for each of `threads` threads.
-    static func keysPerThread(_ ctx: WorkloadContext, threads: Int, each: Int) -> [[Int64]] {
-        let each = ctx.scaledForWarmUp(each)
-        let all = ctx.randomKeys(threads * each, upTo: ctx.generator.posts)
-        return (0..<threads).map { Array(all[($0 * each)..<(($0 + 1) * each)]) }
-    }
+    static func keysPerThread(_ ctx: WorkloadContext, threads: Int, each: Int) -> [[Int64]] { ctx.postKeysPerThread(threads, each: each) }
 
     /// Reads post `k` in its own read transaction and touches every field.
     static func readPost(_ repo: any Repository, _ k: Int64) throws -> Int { try repo.readByKey("Post", k) }
@@ -174,14 +170,10 @@ enum ConcurrencyWorkloads {
     }
 
     /// Reports p50, p99 and p99.9 of `h` as `<name> p50 ns` and so on.
-    static func report(_ h: Histogram<UInt64>, as name: String, to timer: OperationTimer) {
-        for p in ConcurrencySuite.Figures.percentiles {
-            timer.report(ConcurrencySuite.Figures.percentile(name, p), Double(h.valueAtPercentile(Double(p)!)))
-        }
-    }
+    static func report(_ h: Histogram<UInt64>, as name: String, to timer: OperationTimer) { LatencyFigures.report(h, as: name, to: timer) }
 
     /// The sum of the recorded values (nanoseconds), from the histogram's mean.
-    static func sum(_ h: Histogram<UInt64>) -> UInt64 { UInt64((h.mean * Double(h.totalCount)).rounded()) }
+    static func sum(_ h: Histogram<UInt64>) -> UInt64 { LatencyFigures.sum(h) }
 }
 
 /// What the threads of one repetition measured, gathered under a lock (internal).
