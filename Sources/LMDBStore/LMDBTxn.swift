@@ -13,6 +13,8 @@ final class LMDBTxn {
     /// A put or a delete took effect: committing advances the store's transaction id (LMDB
     /// commits a write transaction that changed nothing without one).
     var changedSomething = false
+    /// The transaction a nested one commits into (its changes become the parent's).
+    private weak var parent: LMDBTxn?
     /// The transaction's id: the snapshot a read sees (`mdb_txn_id`).
     var id: Int { mdb_txn_id(handle) }
 
@@ -24,6 +26,7 @@ final class LMDBTxn {
         try LMDBError.check(rc, readOnly ? "cannot begin a read transaction" : "cannot begin a write transaction")
         handle = t
         isReadOnly = readOnly
+        self.parent = parent
         self.region = region
         bounds = MapBounds(env: env, region: region, readOnly: readOnly)
     }
@@ -44,6 +47,7 @@ final class LMDBTxn {
         guard let h = handle else { throw StoreError(.closed, "the transaction has ended") }
         handle = nil
         try LMDBError.check(mdb_txn_commit(h), "cannot commit")
+        if changedSomething { parent?.changedSomething = true }
     }
 
     /// Aborts; a no-op when the handle is already gone.

@@ -55,6 +55,9 @@ struct ResultsObserver {
 struct ObjectObserver {
     let object: ManagedObject
     let handler: (ObjectChange) -> Void
+    /// Its stored attribute values, where another process's commits may arrive: what their
+    /// changed keys are found from.
+    var stored: [Value]?
 }
 
 extension ObjectContext {
@@ -89,7 +92,8 @@ extension ObjectContext {
         try checkOwned(object)
         let id = nextObserverID
         nextObserverID += 1
-        objectObservers[id] = ObjectObserver(object: object, handler: handler)
+        objectObservers[id] = ObjectObserver(object: object, handler: handler,
+                                             stored: graph.otherProcesses == nil ? nil : try storedValues(of: object))
         return ObservationToken(context: self, id: id)
     }
 
@@ -121,14 +125,30 @@ extension ObjectContext {
             resultsObservers[id] = o
             if !change.isEmpty { o.handler(.update(objects, change)) }
         }
-        for (id, o) in objectObservers.sorted(by: { $0.key < $1.key }) {
+        for (id, var o) in objectObservers.sorted(by: { $0.key < $1.key }) {
             let oid = o.object.objectID
-            if c.deleted.contains(oid) {
+            // Watched for other processes: the record as stored now (nil inside: gone), unless the read failed.
+            var now: [Value]?? = nil
+            if o.stored != nil { now = try? .some(storedValues(of: o.object)) }
+            if c.deleted.contains(oid) || (c.byAnotherProcess && now == .some(nil)) {
                 objectObservers[id] = nil
                 o.handler(.deleted)
-            } else if let keys = c.updated[oid] {
-                o.handler(.changed(keys: keys.sorted()))
+                continue
             }
+            var keys = c.updated[oid] ?? []
+            if case .some(.some(let after)) = now {
+                if c.byAnotherProcess, let before = o.stored {
+                    keys.formUnion(o.object.entity.attributes.indices.filter { before[$0] != after[$0] }.map { o.object.entity.attributes[$0].name })
+                }
+                o.stored = after
+            }
+            objectObservers[id] = o
+            if !keys.isEmpty { o.handler(.changed(keys: keys.sorted())) }
         }
+    }
+
+    /// The object's attribute values as the store holds them now; nil when it holds no such record.
+    private func storedValues(of object: ManagedObject) throws -> [Value]? {
+        try withRead { try $0.fetch(object.entity.name, id: object.id) }?.values
     }
 }

@@ -115,7 +115,8 @@ public final class ObjectGraph: Repository {
             list.removeAll { $0.inbox == nil }
             list.append(WeakInbox(inbox: inbox))
         }
-        otherProcesses?.start { [weak self] in self?.broadcastOtherProcessCommits() }
+        otherProcesses?.start(listening: { [weak self] in self?.listeners().isEmpty == false },
+                              moved: { [weak self] in self?.broadcastOtherProcessCommits() })
     }
 
     /// Posts to every long-lived context that another process committed: what changed is

@@ -34,6 +34,8 @@ public final class SQLiteStore: Repository, ExternalCommitDetecting, @unchecked 
     let mapping: SQLSchemaMapping
     private let writeLock = NSLock()
     private var writer: SQLiteConnection?            // guarded by writeLock
+    /// A read-only store's connection for `externalCommitStamp` (it has no writer).
+    private var stampReader: SQLiteConnection?       // guarded by writeLock
     private let poolLock = NSLock()
     private var idleReaders: [SQLiteConnection] = [] // guarded by poolLock
     private var isClosed = false                     // guarded by poolLock
@@ -75,6 +77,7 @@ public final class SQLiteStore: Repository, ExternalCommitDetecting, @unchecked 
             openedUserVersion = try SQLStoreMetadata.userVersion(writer)
         }
         migrationGeneration = StoreMigrations.generation(of: path)
+        SQLStoreFile.hold(path)
         if options.verifyOnOpen {
             do { try SQLStoreFile.quickCheck(writer ?? idleReaders[0], path: path) } catch {
                 try? close()
@@ -87,22 +90,24 @@ public final class SQLiteStore: Repository, ExternalCommitDetecting, @unchecked 
 
     public func close() throws {
         let me = pthread_self()
-        let readers: [SQLiteConnection] = try poolLock.withLock {
+        let (readers, closing): ([SQLiteConnection], Bool) = try poolLock.withLock {
             if writerThread.map({ pthread_equal($0, me) != 0 }) ?? false {
                 throw StoreError(.busy, "close() was called inside a write transaction on the same thread")
             }
             if readerThreads.contains(where: { pthread_equal($0, me) != 0 }) {
                 throw StoreError(.busy, "close() was called inside a read transaction on the same thread")
             }
-            isClosed = true
-            defer { idleReaders = [] }
-            return idleReaders
+            defer { (isClosed, idleReaders) = (true, []) }
+            return (idleReaders, !isClosed)
         }
         readers.forEach { $0.close() }
         writeLock.withLock {
             writer?.close()
             writer = nil
+            stampReader?.close()
+            stampReader = nil
         }
+        if closing { SQLStoreFile.release(path) }
     }
 
     // MARK: Transactions
@@ -127,11 +132,14 @@ public final class SQLiteStore: Repository, ExternalCommitDetecting, @unchecked 
 
     /// The writer connection's `PRAGMA data_version`: every write of this store goes through
     /// that connection, and SQLite changes the value only for commits of other connections.
+    /// A read-only store, which writes nothing, asks a connection of its own.
     public func externalCommitStamp() throws -> UInt64 {
         if isWriterThread { throw StoreError(.busy, "externalCommitStamp() inside a write transaction of the same store") }
         writeLock.lock()
         defer { writeLock.unlock() }
-        guard let db = writer else { throw StoreError(.closed, "the store is closed") }
+        if poolLock.withLock({ isClosed }) { throw StoreError(.closed, "the store is closed") }
+        if writer == nil && stampReader == nil { stampReader = try SQLiteConnection(path: path, access: readerAccess) }
+        guard let db = writer ?? stampReader else { throw StoreError(.closed, "the store is closed") }
         return UInt64(try db.scalarInt("PRAGMA data_version", []) ?? 0)
     }
 
@@ -169,7 +177,7 @@ public final class SQLiteStore: Repository, ExternalCommitDetecting, @unchecked 
             // A read that failed on another process's new layout says so, not the SQL error.
             var mismatch: (any Error)?
             if !writable, (error as? StoreError)?.category != .schemaMismatch {
-                do { try checkReadNotMigrated(db) } catch { mismatch = error }
+                do { try checkReadNotMigrated(db) } catch let e as StoreError where e.category == .schemaMismatch { mismatch = e } catch {}
             }
             _ = try? db.statement("ROLLBACK").execute()
             throw mismatch ?? error

@@ -246,11 +246,14 @@ struct SharedStoreChildCommand: ParsableCommand {
     @Option var acks: String?
     @Option var progress: String?
     @Option(help: "A writer stops after its commit N (by default it runs until killed).") var limit: Int = 1_000_000
+    @Flag(help: "Delete the writer's head record and end (a change another process observes).") var deleteHead = false
     @Argument var directory: String
 
     func run() throws {
         let d = Registry.backend(named: backend.name)!, dir = URL(fileURLWithPath: directory)
-        if let writer, let acks {
+        if let writer, deleteHead {
+            try SharedStoreChild.deleteHead(d, directory: dir, writer: writer, durability: durability)
+        } else if let writer, let acks {
             try SharedStoreChild.write(d, directory: dir, writer: writer, acknowledgements: URL(fileURLWithPath: acks),
                                        durability: durability, limit: limit)
         } else if let progress {

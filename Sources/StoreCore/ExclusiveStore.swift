@@ -1,8 +1,9 @@
 import Foundation
 
 /// A store of a backend that cannot share its files (`BackendDescriptor.exclusive`): the
-/// backend's store, opened under `ExclusiveStoreLock`, which it holds until it closes.
-public final class ExclusiveStore: Repository {
+/// backend's store, opened under `ExclusiveStoreLock`, which it holds until it closes. It
+/// observes and explains through the backend's store when that does.
+public final class ExclusiveStore: Repository, ObservingRepository, QueryExplaining {
     /// The backend's store.
     public let base: any Repository
     private let lock: ExclusiveStoreLock
@@ -22,6 +23,16 @@ public final class ExclusiveStore: Repository {
     public func write<T>(_ body: (any WriteTransaction) throws -> T) throws -> T { try base.write(body) }
     public func verify() throws -> VerificationReport { try base.verify() }
 
+    public func observeResults(_ query: Query) throws -> any ResultsObservation {
+        guard let observing = base as? any ObservingRepository else { throw StoreError(.unsupported, "this store observes nothing") }
+        return try observing.observeResults(query)
+    }
+
+    public func explain(_ query: Query) throws -> String {
+        guard let explaining = base as? any QueryExplaining else { throw StoreError(.unsupported, "this store explains no query plans") }
+        return try explaining.explain(query)
+    }
+
     /// Closes the backend's store, then gives the lock back.
     public func close() throws {
         defer { lock.release() }
@@ -40,7 +51,16 @@ extension BackendDescriptor {
     /// ```
     public func exclusive(reason: String) -> BackendDescriptor {
         var d = self
-        let (open, name) = (self.open, self.name)
+        let (open, name, verify, compact) = (self.open, self.name, self.verify, self.compact)
+        // Checking and compacting touch the files too: they take the lock alike.
+        d.verify = { schema, directory, options in
+            try ExclusiveStoreLock.holding(directory, for: name, readOnly: true) { try verify(schema, directory, options) }
+        }
+        if let compact {
+            d.compact = { schema, directory, options in
+                try ExclusiveStoreLock.holding(directory, for: name, readOnly: false) { try compact(schema, directory, options) }
+            }
+        }
         d.open = { schema, directory, options in
             var isDirectory: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory)

@@ -42,6 +42,18 @@ public final class ExclusiveStoreLock: @unchecked Sendable {
 
     deinit { release() }
 
+    /// Runs `body` holding the lock of `directory`; without taking it when there is no such
+    /// folder (`body` says what is missing), or, `readOnly`, no lock file (creating one would
+    /// write to a store that is only checked).
+    public static func holding<T>(_ directory: URL, for backend: String, readOnly: Bool, _ body: () throws -> T) throws -> T {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue,
+              !readOnly || FileManager.default.fileExists(atPath: directory.appendingPathComponent(fileName).path) else { return try body() }
+        let lock = try ExclusiveStoreLock(directory: directory, backend: backend, readOnly: readOnly)
+        defer { lock.release() }
+        return try body()
+    }
+
     /// Gives the lock back; a second call does nothing.
     public func release() {
         guard released.withLock({ r in defer { r = true }; return !r }) else { return }

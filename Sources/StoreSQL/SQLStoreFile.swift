@@ -15,7 +15,8 @@ public enum SQLStoreFile {
     /// Throws `io` for a path that is not a regular file, and `corrupted` for a file that is
     /// not a SQLite database or is shorter than its header says (cut short). A missing file
     /// passes: the driver creates a store. A file whose WAL holds frames is left to SQLite,
-    /// whose recovery reads the pages the WAL holds.
+    /// whose recovery reads the pages the WAL holds. A file a store of this process holds open
+    /// is not read (`hold`).
     public static func checkBeforeOpening(_ path: String) throws {
         let attributes: [FileAttributeKey: Any]
         do { attributes = try FileManager.default.attributesOfItem(atPath: path) } catch { return }
@@ -26,7 +27,9 @@ public enum SQLStoreFile {
         guard size > 0 else {
             throw StoreError(.corrupted, "\(path) is empty (0 bytes): a store file is created complete, so this one lost its contents; restore it from a copy, or remove it to start a new store")
         }
-        guard let header = read(path, 100) else { return }
+        // A file a store of this process holds was checked when it was opened, and must not be
+        // opened and closed here (`hold`).
+        guard !isHeld(path), let header = read(path, 100) else { return }
         guard header.count == 100, Array(header[0..<16]) == magic else {
             throw StoreError(.corrupted, "\(path) is not a SQLite database (its first bytes are not SQLite's header); nothing was written to it",
                              nativeCode: SQLiteResultCode.notADatabase.rawValue, nativeMessage: SQLiteResultCode.notADatabase.name)

@@ -30,6 +30,13 @@ public enum SharedStoreChild {
         }
     }
 
+    /// Deletes the writer's head record in one transaction (what a test observes from elsewhere).
+    public static func deleteHead(_ backend: BackendDescriptor, directory: URL, writer: Int, durability: Durability) throws {
+        let store = try backend.open(SocialSchema.make(), directory, StoreOptions(durability: durability))
+        defer { try? store.close() }
+        try store.write { tx in try tx.delete("User", id: .int64(base(writer))) }
+    }
+
     /// Checks every writer's records against its head in one read transaction after another,
     /// appending a line to `progress` every 20 checks, until killed; throws at the first torn state.
     public static func read(_ backend: BackendDescriptor, directory: URL, writers: Int, progress: URL,

@@ -16,10 +16,17 @@ struct PeerGang {
         defer { for p in peers where p.process.isRunning { kill(p.process.processIdentifier, SIGKILL); p.process.waitUntilExit() } }
         for (i, task) in tasks.enumerated() { peers.append(try start(task, i)) }
         for (i, p) in peers.enumerated() where !Self.saysReady(p.output) {
+            if p.process.isRunning { kill(p.process.processIdentifier, SIGKILL) }
             p.process.waitUntilExit()
-            throw failure(i, tasks[i], "ended before it opened the store (status \(p.process.terminationStatus))")
+            throw failure(i, tasks[i], "did not say it had opened the store (status \(p.process.terminationStatus))")
         }
-        for p in peers { try p.input.fileHandleForWriting.write(contentsOf: Data("g".utf8)) }
+        // A peer that died since says so through a failed write, not a SIGPIPE that ends the cell.
+        signal(SIGPIPE, SIG_IGN)
+        for (i, p) in peers.enumerated() {
+            do { try p.input.fileHandleForWriting.write(contentsOf: Data("g".utf8)) } catch {
+                throw failure(i, tasks[i], "could not be started: \(error)")
+            }
+        }
         for (i, p) in peers.enumerated() {
             p.process.waitUntilExit()
             guard p.process.terminationReason == .exit, p.process.terminationStatus == 0 else {
