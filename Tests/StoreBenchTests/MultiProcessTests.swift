@@ -34,7 +34,7 @@ import Testing
     @Test("multiprocess cells run on sqlite and lmdb: every process's operations counted, writer and reader percentiles apart")
     func cellsRun() throws {
         let out = try TemporaryDirectory("multiprocess")
-        let r = try Bench.run(["run", "--backends", "sqlite,lmdb", "--workloads", "multiprocess.read.2-processes,multiprocess.read-under-write.4-processes",
+        let r = try Bench.run(["run", "--backends", "sqlite,lmdb", "--workloads", "multiprocess.read.2-processes,multiprocess.read-under-write.4-processes,multiprocess.write.2-processes",
                                "--scale", "tiny", "--rounds", "1", "--no-conformance", "--out", out.url.path])
         #expect(r.status == 0, "\(r.out)\n\(r.err)")
         let results = try RunResults.read(out.url.appendingPathComponent("latest.json").path)
@@ -49,9 +49,13 @@ import Testing
             #expect((mixed.figure(p("writer", "50")) ?? 0) > 0 && (mixed.figure(p("read", "99")) ?? 0) > 0)
             #expect(mixed.figure(MultiProcessSuite.Figures.commitsPerSecond) ?? 0 > 0)
             #expect(mixed.parameter(MultiProcessSuite.Parameters.processes) == "4")
+            let writes = try #require(results.cell(backend, "multiprocess.write.2-processes", "tiny"))
+            #expect(writes.status == .ok && writes.operations == 2 * MultiProcessWorkloads.commitsPerWriter, "\(writes.reason ?? "")")
+            #expect((writes.figure(p("writer", "99")) ?? 0) > 0)
         }
         let page = try String(contentsOf: out.url.appendingPathComponent("latest/multiprocess.md"), encoding: .utf8)
-        #expect(page.contains("## Several processes on one store") && page.contains("### Readers beside a writer process"))
+        #expect(page.contains("## Several processes on one store") && page.contains("### Readers beside a writer process")
+                && page.contains("### Writer processes"))
     }
 
     @Test("a backend that declares multiProcess unsupported gets no multiprocess cell")

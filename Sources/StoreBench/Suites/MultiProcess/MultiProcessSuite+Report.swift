@@ -14,7 +14,7 @@ extension ResultsView {
         md += "percentiles come from all processes' histograms merged, not from averaged percentiles. Backends run it only when they "
         md += "declare `multiProcess`. The workload tables' memory is the cell process's, which holds the store open beside the others; "
         md += "the other processes' allocations are not counted.\n\n"
-        return md + processScaling() + processesBesideWriter()
+        return md + processScaling() + processesBesideWriter() + writerProcesses()
     }
 
     private func processScaling() -> String {
@@ -32,6 +32,26 @@ extension ResultsView {
         for (b, rates) in rows {
             let speedup = rates.first.flatMap { one in rates.last.flatMap { last in one.flatMap { o in last.map { $0 / o } } } }
             md += "| \(b) | " + rates.map { Format.rate($0) }.joined(separator: " | ") + " | \(Format.ratio(speedup)) |\n"
+        }
+        return md + "\n"
+    }
+
+    private func writerProcesses() -> String {
+        let name = { (n: Int) in "multiprocess.write.\(n)-process\(n == 1 ? "" : "es")" }
+        let shown = backends.filter { b in Self.processCounts.contains { okCell(b, name($0)) != nil } }
+        guard !shown.isEmpty else { return "" }
+        let p = LatencyFigures.percentile
+        var md = "### Writer processes\n\nEach process commits "
+        md += "\(parameter(MultiProcessSuite.Parameters.commits, Self.processCounts.map(name)) ?? MultiProcessWorkloads.commitsPerWriter) "
+        md += "small updates as fast as it can; the engine lets one write at a time (SQLite's WAL write lock, LMDB's writer mutex), so more "
+        md += "processes queue for it: the table shows what that does to each commit's latency and to the commits per second of all together.\n\n"
+        md += "| backend | processes | commits per second, all | commit p50 | commit p99 | commit p99.9 |\n|---|---:|---:|---:|---:|---:|\n"
+        for b in shown {
+            for n in Self.processCounts {
+                guard let c = okCell(b, name(n)) else { continue }
+                let cols = ["50", "99", "99.9"].map { Format.nanos(figure(p("writer", $0), b, name(n))) }
+                md += "| \(b) | \(n) | \(Format.rate(c.operationsPerSecond)) | " + cols.joined(separator: " | ") + " |\n"
+            }
         }
         return md + "\n"
     }

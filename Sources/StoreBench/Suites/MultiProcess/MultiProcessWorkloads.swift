@@ -11,8 +11,11 @@ import StoreBenchKit
 /// process times each of its operations; their histograms merge exactly.
 enum MultiProcessWorkloads {
     static var all: [Workload] {
-        ([1, 2, 4].map(reads) + [2, 4].map(readsBesideWriter)).map { $0.with { $0.countsAllocations = false } }
+        ([1, 2, 4].map(reads) + [2, 4].map(readsBesideWriter) + [1, 2, 4].map(writes)).map { $0.with { $0.countsAllocations = false } }
     }
+
+    /// Commits of each process of `multiprocess.write.*`.
+    static let commitsPerWriter = 100
 
     /// Reads per reader process in a repetition.
     static let readsPerProcess = 4_000
@@ -30,12 +33,7 @@ enum MultiProcessWorkloads {
                     let keys = ctx.postKeysPerThread(processes, each: readsPerProcess)
                     return (gang, keys.enumerated().map { gang.task($0, .reader, keys: $1, stopFile: false) })
                 },
-                body: { _, input, timer in
-                    let m = try input.0.run(input.1).merged
-                    timer.record(total: m.wall, operations: m.operations, latencies: m.latency)
-                    timer.report(MultiProcessSuite.Figures.processes, Double(processes))
-                    return m.sink
-                })
+                body: { _, input, timer in try throughput(input.0.run(input.1), processes: processes, side: "read", timer: timer) })
     }
 
     static func readsBesideWriter(_ processes: Int) -> Workload {
@@ -52,6 +50,31 @@ enum MultiProcessWorkloads {
                                 + reads.enumerated().map { gang.task($0 + 1, .reader, keys: $1, stopFile: true) })
                 },
                 body: { _, input, timer in try readBesideWriter(input.0.run(input.1), processes: processes, timer: timer) })
+    }
+
+    static func writes(_ processes: Int) -> Workload {
+        .define("multiprocess.write.\(processes)-process\(processes == 1 ? "" : "es")", .multiprocess,
+                "\(processes) writer process\(processes == 1 ? "" : "es"), each opening the store itself and committing \(commitsPerWriter) small updates of random posts at full speed, one write transaction each; the engine serializes them across processes; time per operation is 1 ÷ the commits per second of all together",
+                mutatesStore: true, requires: .multiProcess, maxRounds: 2, largestScaleOnly: true, inQuickProfile: false,
+                setup: { ctx in
+                    ctx.record(MultiProcessSuite.Parameters.processes, processes)
+                    ctx.record(MultiProcessSuite.Parameters.commits, commitsPerWriter)
+                    let gang = try gang(ctx)
+                    let keys = ctx.postKeysPerThread(processes, each: commitsPerWriter)
+                    return (gang, keys.enumerated().map { gang.task($0, .writer, keys: $1, stopFile: false) })
+                },
+                body: { _, input, timer in try throughput(input.0.run(input.1), processes: processes, side: "writer", timer: timer) })
+    }
+
+    /// All processes' operations over the wall time from the first start to the last end (time
+    /// per operation = 1 ÷ their throughput together), their latencies merged, and the
+    /// percentiles as `<side> p…` figures.
+    static func throughput(_ results: [PeerResult], processes: Int, side: String, timer: OperationTimer) -> Int {
+        let m = results.merged
+        timer.record(total: m.wall, operations: m.operations, latencies: m.latency)
+        LatencyFigures.report(m.latency, as: side, to: timer)
+        timer.report(MultiProcessSuite.Figures.processes, Double(processes))
+        return m.sink &+ m.operations
     }
 
     /// The readers' latencies as the cell's, the writer's as `writer p…` figures.
