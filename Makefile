@@ -16,7 +16,7 @@ help:
 	@echo "make bench        build in release, run the quick profile over every backend, write $(REPORTS)/latest.md and .json"
 	@echo "make bench-sharded SHARDS=4  the quick profile split into SHARDS shards run as parallel processes, merged into $(REPORTS)/merged/latest.md (the steps of .github/workflows/bench.yml)"
 	@echo "make bench-shard SHARD=2/4  one shard into $(REPORTS)/shards/2; make bench-merge joins $(REPORTS)/shards/*/latest.json"
-	@echo "make lint-workflows  check .github/workflows with actionlint (ACTIONLINT_SOURCE=checkout builds it offline), then the workflow schema and zizmor"
+	@echo "make lint-workflows  check .github/workflows with actionlint (ACTIONLINT_SOURCE=checkout builds it offline), then the workflow schema and zizmor when installed"
 	@echo "make sweep        build in release, run the growth sweeps at full size (long: up to 4 GiB per store), write $(REPORTS)/sweep/latest.md"
 	@echo "make reference    build in release, run the standard profile, write $(REPORTS)/reference.md and .json (within 30 min on 2 cores)"
 	@echo "make test         install what the tests need, then swift test and fuzz-smoke"

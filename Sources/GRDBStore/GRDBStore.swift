@@ -60,18 +60,29 @@ public final class GRDBStore: Repository, ExternalCommitDetecting, @unchecked Se
         let mapping = SQLSchemaMapping(schema: schema)
         self.mapping = mapping
         try SQLStoreFile.checkBeforeOpening(path)
-        if options.readOnly {
-            pool = try Self.openReadOnly(path, mapping: mapping)
-        } else {
-            try SQLStoreFile.createIfMissing(path) { temp in
-                try GRDBErrors.mapped { try Self.openPool(temp, mapping: mapping, options: options).close() }
+        SQLStoreFile.hold(path)   // before the first connection: no raw read of the file from now on
+        do {
+            if options.readOnly {
+                pool = try Self.openReadOnly(path, mapping: mapping)
+            } else {
+                try SQLStoreFile.createIfMissing(path) { temp in
+                    try GRDBErrors.mapped { try Self.openPool(temp, mapping: mapping, options: options).close() }
+                }
+                pool = try Self.openPool(path, mapping: mapping, options: options)
             }
-            pool = try Self.openPool(path, mapping: mapping, options: options)
+        } catch {
+            SQLStoreFile.release(path)
+            throw error
         }
         migrationGeneration = StoreMigrations.generation(of: path)
         let pool = self.pool
-        openedUserVersion = try GRDBErrors.mapped { try pool.read { try SQLStoreMetadata.userVersion(GRDBExecutor($0)) } }
-        SQLStoreFile.hold(path)
+        do {
+            openedUserVersion = try GRDBErrors.mapped { try pool.read { try SQLStoreMetadata.userVersion(GRDBExecutor($0)) } }
+        } catch {
+            SQLStoreFile.release(path)
+            try? pool.close()
+            throw error
+        }
         if options.verifyOnOpen {
             do { try GRDBErrors.mapped { try pool.read { try SQLStoreFile.quickCheck(GRDBExecutor($0), path: path) } } } catch {
                 try? pool.close()
@@ -90,8 +101,8 @@ public final class GRDBStore: Repository, ExternalCommitDetecting, @unchecked Se
             if isClosed { return }
             isClosed = true
         }
-        defer { SQLStoreFile.release(path) }
         try GRDBErrors.mapped { try pool.close() }
+        SQLStoreFile.release(path)   // only once the pool's connections are closed
         // A pool's last connection to close is a reader, opened read-only, which cannot
         // checkpoint: the last commits of a closed store would stay in its WAL, where damage
         // loses them without a trace (SQLite drops WAL frames whose checksum fails). A writable

@@ -43,7 +43,9 @@ struct OwnCommits {
 
     /// A noted commit that failed.
     mutating func forget(_ id: Int) {
-        own.remove(id)
+        // A poll may have settled `id` already, as ours; if another process committed it once
+        // this one's failed, it was theirs.
+        if own.remove(id) == nil, let seenUpTo, seenUpTo >= id, !recent.contains(id) { external += 1 }
         if let i = recent.firstIndex(of: id) { recent[i] = -1 }
     }
 

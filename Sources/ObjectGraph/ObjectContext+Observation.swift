@@ -55,8 +55,10 @@ struct ResultsObserver {
 struct ObjectObserver {
     let object: ManagedObject
     let handler: (ObjectChange) -> Void
-    /// Its stored attribute values, where another process's commits may arrive: what their
-    /// changed keys are found from.
+    /// Another process's commits may arrive (`ObjectGraph.otherProcesses`).
+    var watched = false
+    /// Its attribute values as stored when last looked at (nil: no record yet), where watched:
+    /// what another process's changed keys are found from.
     var stored: [Value]?
 }
 
@@ -92,8 +94,9 @@ extension ObjectContext {
         try checkOwned(object)
         let id = nextObserverID
         nextObserverID += 1
-        objectObservers[id] = ObjectObserver(object: object, handler: handler,
-                                             stored: graph.otherProcesses == nil ? nil : try storedValues(of: object))
+        let watched = graph.otherProcesses != nil
+        objectObservers[id] = ObjectObserver(object: object, handler: handler, watched: watched,
+                                             stored: watched ? try storedValues(of: object) : nil)
         return ObservationToken(context: self, id: id)
     }
 
@@ -127,17 +130,18 @@ extension ObjectContext {
         }
         for (id, var o) in objectObservers.sorted(by: { $0.key < $1.key }) {
             let oid = o.object.objectID
-            // Watched for other processes: the record as stored now (nil inside: gone), unless the read failed.
+            // Watched, and changed here or maybe elsewhere: the record as stored now (nil inside:
+            // gone), unless the read failed.
             var now: [Value]?? = nil
-            if o.stored != nil { now = try? .some(storedValues(of: o.object)) }
-            if c.deleted.contains(oid) || (c.byAnotherProcess && now == .some(nil)) {
+            if o.watched && (c.byAnotherProcess || c.updated[oid] != nil || c.inserted.contains(oid)) { now = try? .some(storedValues(of: o.object)) }
+            if c.deleted.contains(oid) || (c.byAnotherProcess && o.stored != nil && now == .some(nil)) {
                 objectObservers[id] = nil
                 o.handler(.deleted)
                 continue
             }
             var keys = c.updated[oid] ?? []
-            if case .some(.some(let after)) = now {
-                if c.byAnotherProcess, let before = o.stored {
+            if case .some(let after) = now {
+                if c.byAnotherProcess, let before = o.stored, let after {
                     keys.formUnion(o.object.entity.attributes.indices.filter { before[$0] != after[$0] }.map { o.object.entity.attributes[$0].name })
                 }
                 o.stored = after

@@ -115,7 +115,9 @@ public final class ObjectGraph: Repository {
             list.removeAll { $0.inbox == nil }
             list.append(WeakInbox(inbox: inbox))
         }
-        otherProcesses?.start(listening: { [weak self] in self?.listeners().isEmpty == false },
+        // `listening` holds the inbox list, not the graph: the graph's last reference must not go
+        // away inside a poll that holds the watch's lock (its deinit stops the watch).
+        otherProcesses?.start(listening: { [inboxes] in inboxes.withLock { $0.contains { $0.inbox != nil } } },
                               moved: { [weak self] in self?.broadcastOtherProcessCommits() })
     }
 

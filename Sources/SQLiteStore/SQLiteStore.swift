@@ -62,22 +62,27 @@ public final class SQLiteStore: Repository, ExternalCommitDetecting, @unchecked 
         let mapping = SQLSchemaMapping(schema: schema)
         self.mapping = mapping
         try SQLStoreFile.checkBeforeOpening(path)
-        if options.readOnly {
-            let (reader, access) = try Self.openReadOnly(path, mapping: mapping)
-            idleReaders = [reader]
-            readerAccess = access
-            openedUserVersion = try SQLStoreMetadata.userVersion(reader)
-        } else {
-            try SQLStoreFile.createIfMissing(path) { temp in
-                try Self.openWriter(temp, access: .create, mapping: mapping, options: options).close()
+        SQLStoreFile.hold(path)   // before the first connection: no raw read of the file from now on
+        do {
+            if options.readOnly {
+                let (reader, access) = try Self.openReadOnly(path, mapping: mapping)
+                idleReaders = [reader]
+                readerAccess = access
+                openedUserVersion = try SQLStoreMetadata.userVersion(reader)
+            } else {
+                try SQLStoreFile.createIfMissing(path) { temp in
+                    try Self.openWriter(temp, access: .create, mapping: mapping, options: options).close()
+                }
+                let writer = try Self.openWriter(path, access: .readWrite, mapping: mapping, options: options)
+                self.writer = writer
+                readerAccess = .readWrite
+                openedUserVersion = try SQLStoreMetadata.userVersion(writer)
             }
-            let writer = try Self.openWriter(path, access: .readWrite, mapping: mapping, options: options)
-            self.writer = writer
-            readerAccess = .readWrite
-            openedUserVersion = try SQLStoreMetadata.userVersion(writer)
+        } catch {
+            SQLStoreFile.release(path)
+            throw error
         }
         migrationGeneration = StoreMigrations.generation(of: path)
-        SQLStoreFile.hold(path)
         if options.verifyOnOpen {
             do { try SQLStoreFile.quickCheck(writer ?? idleReaders[0], path: path) } catch {
                 try? close()

@@ -27,9 +27,9 @@ public enum SQLStoreFile {
         guard size > 0 else {
             throw StoreError(.corrupted, "\(path) is empty (0 bytes): a store file is created complete, so this one lost its contents; restore it from a copy, or remove it to start a new store")
         }
-        // A file a store of this process holds was checked when it was opened, and must not be
-        // opened and closed here (`hold`).
-        guard !isHeld(path), let header = read(path, 100) else { return }
+        // A file a store of this process holds was checked when it was opened, and is not read
+        // here (`read`, `hold`).
+        guard let header = read(path, 100) else { return }
         guard header.count == 100, Array(header[0..<16]) == magic else {
             throw StoreError(.corrupted, "\(path) is not a SQLite database (its first bytes are not SQLite's header); nothing was written to it",
                              nativeCode: SQLiteResultCode.notADatabase.rawValue, nativeMessage: SQLiteResultCode.notADatabase.name)
@@ -61,6 +61,8 @@ public enum SQLStoreFile {
 
     /// Whether the file's header says WAL mode (bytes 18 and 19 are 2): switching such a file
     /// to WAL writes nothing.
+    /// False for a file a store of this process holds (it is not read: `read`), so the caller
+    /// checks it through SQLite, which shares the process's locks.
     public static func isInWALMode(_ path: String) -> Bool {
         guard let header = read(path, 20), header.count == 20 else { return false }
         return header[18] == 2 && header[19] == 2
@@ -76,9 +78,10 @@ public enum SQLStoreFile {
         return "file:\(escaped)?immutable=1"
     }
 
-    /// The first `count` bytes of the file (fewer when it is shorter), or nil when unreadable.
+    /// The first `count` bytes of the file (fewer when it is shorter), or nil when unreadable or
+    /// held by a store of this process (closing a descriptor of it would drop its locks: `hold`).
     private static func read(_ path: String, _ count: Int) -> [UInt8]? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        guard !isHeld(path), let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         return (try? handle.read(upToCount: count)).map { [UInt8]($0 ?? Data()) }
     }

@@ -76,6 +76,8 @@ import Testing
         #expect(try first.read { try $0.fetch("User", id: .int64(1_000_000)) } != nil)
         let second = try backend.open(SocialSchema.make(), dir.url, StoreOptions(readOnly: true))
         defer { try? second.close() }
+        let third = try backend.open(SocialSchema.make(), dir.url, StoreOptions(durability: .relaxed))
+        defer { try? third.close() }
         try commit(backend, dir, upTo: 2)
         #expect(try first.read { try $0.fetch("User", id: .int64(1_000_000))?["age"] } == .int64(2))
         try deleteHead(backend, dir)
@@ -84,6 +86,7 @@ import Testing
         // and removed the WAL both stores still read.
         #expect(try first.read { try $0.fetch("User", id: .int64(1_000_000)) } == nil, "\(backend.name): the first store reads a stale WAL")
         #expect(try second.read { try $0.fetch("User", id: .int64(1_000_000)) } == nil, "\(backend.name): the second store reads a stale WAL")
+        #expect(try third.read { try $0.fetch("User", id: .int64(1_000_000)) } == nil, "\(backend.name): the third store reads a stale WAL")
     }
 
     /// Merges the context's pending changes until `done`, for at most 5 s.
