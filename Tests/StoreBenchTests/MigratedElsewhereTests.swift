@@ -15,10 +15,8 @@ import Testing
     @Test("a write after another process migrated the store is refused", arguments: backends)
     func writeAfterMigrationElsewhere(_ backend: BackendDescriptor) throws {
         let dir = try TemporaryDirectory("migrated-elsewhere")
-        let store = dir.url.appendingPathComponent("store")
-        let repo = try backend.open(MigrationTorture.v1, store, StoreOptions(durability: .relaxed))
+        let (store, repo) = try Self.openWithOneUser(backend, in: dir)
         defer { try? repo.close() }
-        try repo.write { tx in try tx.insert(try Self.user(tx, 1)) }
         try Self.migrateInAnotherProcess(backend, store)
         do {
             try repo.write { tx in try tx.insert(try Self.user(tx, 2)) }
@@ -36,11 +34,9 @@ import Testing
 
     @Test("a read after another process migrated the store is refused too; reads before it are not", arguments: backends)
     func readAfterMigrationElsewhere(_ backend: BackendDescriptor) throws {
-        let dir = try TemporaryDirectory("migrated-elsewhere-read")
-        let store = dir.url.appendingPathComponent("store")
-        let repo = try backend.open(MigrationTorture.v1, store, StoreOptions(durability: .relaxed))
+        let dir = try TemporaryDirectory("migrated-elsewhere")
+        let (store, repo) = try Self.openWithOneUser(backend, in: dir)
         defer { try? repo.close() }
-        try repo.write { tx in try tx.insert(try Self.user(tx, 1)) }
         #expect(try repo.read { try $0.fetch("User", id: 1)?["username"] } == .string("u1"), "a read before the migration")
         #expect(try repo.read { try $0.count(Query("User")) } == 1)
         try Self.migrateInAnotherProcess(backend, store)
@@ -52,6 +48,14 @@ import Testing
                 #expect(e.category == .schemaMismatch && e.message.contains("the read was refused"), "\(e)")
             }
         }
+    }
+
+    /// A version-1 store in `dir` holding user 1, open.
+    static func openWithOneUser(_ backend: BackendDescriptor, in dir: TemporaryDirectory) throws -> (URL, any Repository) {
+        let store = dir.url.appendingPathComponent("store")
+        let repo = try backend.open(MigrationTorture.v1, store, StoreOptions(durability: .relaxed))
+        try repo.write { tx in try tx.insert(try Self.user(tx, 1)) }
+        return (store, repo)
     }
 
     /// `torture-migrator` takes the store from version 1 to 3 in a process of its own.

@@ -95,7 +95,7 @@ extension ConcurrencyWorkloads {
                 n += 1
             }
         })
-        timer.record(total: sum(writer.service), operations: commits, latencies: writer.service)
+        timer.record(total: LatencyFigures.sum(writer.service), operations: commits, latencies: writer.service)
         timer.record(intervals: writer.serviceSlices.means)
         timer.report(ConcurrencySuite.Figures.observers, Double(s.observers))
         timer.report(ConcurrencySuite.Figures.results, Double(s.size))

@@ -40,7 +40,7 @@ enum ConcurrencyWorkloads {
                 setup: { ctx in
                     ctx.record(ConcurrencySuite.Parameters.threads, threads)
                     ctx.record(ConcurrencySuite.Parameters.readsPerThread, readsPerThread)
-                    return keysPerThread(ctx, threads: threads, each: readsPerThread)
+                    return ctx.postKeysPerThread(threads, each: readsPerThread)
                 },
                 body: { repo, keys, timer in try readOnThreads(keys, timer) { try readPost(repo, $0) } },
                 floor: { floor, keys, timer in
@@ -74,7 +74,7 @@ enum ConcurrencyWorkloads {
                 maxRounds: 2, largestScaleOnly: true, inQuickProfile: false,
                 setup: { ctx in
                     recordPace(ctx, readers: true, writer: false)
-                    return keysPerThread(ctx, threads: pacedReaders, each: readsPerReader)
+                    return ctx.postKeysPerThread(pacedReaders, each: readsPerReader)
                 },
                 body: { repo, keys, timer in try pacedMix(repo, readerKeys: keys, writerKeys: [], timer: timer) })
     }
@@ -85,7 +85,7 @@ enum ConcurrencyWorkloads {
                 mutatesStore: true, maxRounds: 2, largestScaleOnly: true,
                 setup: { ctx in
                     recordPace(ctx, readers: true, writer: true)
-                    return (keysPerThread(ctx, threads: pacedReaders, each: readsPerReader),
+                    return (ctx.postKeysPerThread(pacedReaders, each: readsPerReader),
                      ctx.randomKeys(ctx.scaledForWarmUp(commits), upTo: ctx.generator.posts).reversed().map { $0 })
                 },
                 body: { repo, input, timer in try pacedMix(repo, readerKeys: input.0, writerKeys: input.1, timer: timer) })
@@ -117,9 +117,6 @@ enum ConcurrencyWorkloads {
             ctx.record(P.commitIntervalNanos, commitInterval)
         }
     }
-
-    /// `each` random post keys for each of `threads` threads.
-    static func keysPerThread(_ ctx: WorkloadContext, threads: Int, each: Int) -> [[Int64]] { ctx.postKeysPerThread(threads, each: each) }
 
     /// Reads post `k` in its own read transaction and touches every field.
     static func readPost(_ repo: any Repository, _ k: Int64) throws -> Int { try repo.readByKey("Post", k) }
@@ -154,26 +151,21 @@ enum ConcurrencyWorkloads {
             }
         })
         if !writerKeys.isEmpty {
-            report(writer.latency, as: "writer", to: timer)
+            LatencyFigures.report(writer.latency, as: "writer", to: timer)
             timer.report(ConcurrencySuite.Figures.writerLate, Double(writer.late))
         }
         if readerKeys.isEmpty {
-            timer.record(total: sum(writer.latency), operations: writerKeys.count, latencies: writer.latency)
+            timer.record(total: LatencyFigures.sum(writer.latency), operations: writerKeys.count, latencies: writer.latency)
             timer.record(intervals: writer.latencySlices.means)
         } else {
-            timer.record(total: sum(reads.histogram), operations: reads.operations, latencies: reads.histogram)
+            timer.record(total: LatencyFigures.sum(reads.histogram), operations: reads.operations, latencies: reads.histogram)
             timer.record(intervals: reads.slices?.means ?? [])
-            report(reads.histogram, as: "read", to: timer)
+            LatencyFigures.report(reads.histogram, as: "read", to: timer)
             timer.report(ConcurrencySuite.Figures.readLate, Double(reads.late))
         }
         return reads.sink
     }
 
-    /// Reports p50, p99 and p99.9 of `h` as `<name> p50 ns` and so on.
-    static func report(_ h: Histogram<UInt64>, as name: String, to timer: OperationTimer) { LatencyFigures.report(h, as: name, to: timer) }
-
-    /// The sum of the recorded values (nanoseconds), from the histogram's mean.
-    static func sum(_ h: Histogram<UInt64>) -> UInt64 { LatencyFigures.sum(h) }
 }
 
 /// What the threads of one repetition measured, gathered under a lock (internal).

@@ -18,7 +18,7 @@ extension ResultsView {
     }
 
     private func processScaling() -> String {
-        let name = { (n: Int) in "multiprocess.read.\(n)-process\(n == 1 ? "" : "es")" }
+        let name = { MultiProcessWorkloads.name("read", $0) }
         let rows = backends.compactMap { b -> (String, [Double?])? in
             let rates = Self.processCounts.map { okCell(b, name($0))?.operationsPerSecond }
             return rates.contains { $0 != nil } ? (b, rates) : nil
@@ -37,41 +37,46 @@ extension ResultsView {
     }
 
     private func writerProcesses() -> String {
-        let name = { (n: Int) in "multiprocess.write.\(n)-process\(n == 1 ? "" : "es")" }
-        let shown = backends.filter { b in Self.processCounts.contains { okCell(b, name($0)) != nil } }
-        guard !shown.isEmpty else { return "" }
-        let p = LatencyFigures.percentile
+        let counts = Self.processCounts
+        let names = counts.map { MultiProcessWorkloads.name("write", $0) }
+        let rows = processRows(counts, names) { b, w, c in
+            [Format.rate(c.operationsPerSecond)] + ["50", "99", "99.9"].map { Format.nanos(figure(LatencyFigures.percentile("writer", $0), b, w)) }
+        }
+        guard !rows.isEmpty else { return "" }
         var md = "### Writer processes\n\nEach process commits "
-        md += "\(parameter(MultiProcessSuite.Parameters.commits, Self.processCounts.map(name)) ?? MultiProcessWorkloads.commitsPerWriter) "
+        md += "\(parameter(MultiProcessSuite.Parameters.commits, names) ?? MultiProcessWorkloads.commitsPerWriter) "
         md += "small updates as fast as it can; the engine lets one write at a time (SQLite's WAL write lock, LMDB's writer mutex), so more "
         md += "processes queue for it: the table shows what that does to each commit's latency and to the commits per second of all together.\n\n"
         md += "| backend | processes | commits per second, all | commit p50 | commit p99 | commit p99.9 |\n|---|---:|---:|---:|---:|---:|\n"
-        for b in shown {
-            for n in Self.processCounts {
-                guard let c = okCell(b, name(n)) else { continue }
-                let cols = ["50", "99", "99.9"].map { Format.nanos(figure(p("writer", $0), b, name(n))) }
-                md += "| \(b) | \(n) | \(Format.rate(c.operationsPerSecond)) | " + cols.joined(separator: " | ") + " |\n"
+        return md + rows + "\n"
+    }
+
+    /// A row per backend and process count whose cell ran: backend, processes, then `columns`.
+    private func processRows(_ counts: [Int], _ names: [String], _ columns: (String, String, CellResult) -> [String]) -> String {
+        var md = ""
+        for b in backends {
+            for (n, w) in zip(counts, names) {
+                guard let c = okCell(b, w) else { continue }
+                md += "| \(b) | \(n) | " + columns(b, w, c).joined(separator: " | ") + " |\n"
             }
         }
-        return md + "\n"
+        return md
     }
 
     private func processesBesideWriter() -> String {
-        let names = [2, 4].map { "multiprocess.read-under-write.\($0)-processes" }
-        let shown = backends.filter { b in names.contains { okCell(b, $0) != nil } }
-        guard !shown.isEmpty else { return "" }
+        let counts = [2, 4]
+        let names = counts.map { MultiProcessWorkloads.name("read-under-write", $0) }
         let p = LatencyFigures.percentile
+        let rows = processRows(counts, names) { b, w, _ in
+            [p("read", "50"), p("read", "99"), p("read", "99.9"), p("writer", "50"), p("writer", "99")].map { Format.nanos(figure($0, b, w)) }
+                + [Format.rate(figure(MultiProcessSuite.Figures.commitsPerSecond, b, w))]
+        }
+        guard !rows.isEmpty else { return "" }
         var md = "### Readers beside a writer process\n\nOne writer process commits "
         md += "\(parameter(MultiProcessSuite.Parameters.commits, names) ?? MultiProcessWorkloads.commits) small updates as fast as it can; "
         md += "the other processes read random posts by key until it is done.\n\n"
         md += "| backend | processes | read p50 | read p99 | read p99.9 | commit p50 | commit p99 | commits per second |\n"
         md += "|---|---:|---:|---:|---:|---:|---:|---:|\n"
-        for b in shown {
-            for (n, w) in zip([2, 4], names) where okCell(b, w) != nil {
-                let cols = [p("read", "50"), p("read", "99"), p("read", "99.9"), p("writer", "50"), p("writer", "99")].map { Format.nanos(figure($0, b, w)) }
-                md += "| \(b) | \(n) | " + cols.joined(separator: " | ") + " | \(Format.rate(figure(MultiProcessSuite.Figures.commitsPerSecond, b, w))) |\n"
-            }
-        }
-        return md + "\n"
+        return md + rows + "\n"
     }
 }

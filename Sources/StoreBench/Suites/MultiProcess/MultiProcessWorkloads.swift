@@ -23,21 +23,19 @@ enum MultiProcessWorkloads {
     static let commits = 200
 
     static func reads(_ processes: Int) -> Workload {
-        .define("multiprocess.read.\(processes)-process\(processes == 1 ? "" : "es")", .multiprocess,
+        .define(name("read", processes), .multiprocess,
                 "\(processes) reader process\(processes == 1 ? "" : "es"), each opening the store itself, \(readsPerProcess) random posts by key each at full speed, one read transaction per read; time per operation is 1 ÷ the throughput of all together",
                 requires: .multiProcess, maxRounds: 3, largestScaleOnly: true, inQuickProfile: processes != 2,
                 setup: { ctx in
                     ctx.record(MultiProcessSuite.Parameters.processes, processes)
                     ctx.record(MultiProcessSuite.Parameters.readsPerProcess, readsPerProcess)
-                    let gang = try gang(ctx)
-                    let keys = ctx.postKeysPerThread(processes, each: readsPerProcess)
-                    return (gang, keys.enumerated().map { gang.task($0, .reader, keys: $1, stopFile: false) })
+                    return try alike(ctx, .reader, processes, each: readsPerProcess)
                 },
                 body: { _, input, timer in try throughput(input.0.run(input.1), processes: processes, side: "read", timer: timer) })
     }
 
     static func readsBesideWriter(_ processes: Int) -> Workload {
-        .define("multiprocess.read-under-write.\(processes)-processes", .multiprocess,
+        .define(name("read-under-write", processes), .multiprocess,
                 "1 writer process committing \(commits) small updates at full speed and \(processes - 1) reader process\(processes == 2 ? "" : "es") reading random posts by key until it is done, each process with the store opened itself; time per operation is the readers' mean read latency, the writer's in `writer p…` figures",
                 mutatesStore: true, requires: .multiProcess, maxRounds: 2, largestScaleOnly: true, inQuickProfile: processes == 4,
                 setup: { ctx in
@@ -53,15 +51,13 @@ enum MultiProcessWorkloads {
     }
 
     static func writes(_ processes: Int) -> Workload {
-        .define("multiprocess.write.\(processes)-process\(processes == 1 ? "" : "es")", .multiprocess,
+        .define(name("write", processes), .multiprocess,
                 "\(processes) writer process\(processes == 1 ? "" : "es"), each opening the store itself and committing \(commitsPerWriter) small updates of random posts at full speed, one write transaction each; the engine serializes them across processes; time per operation is 1 ÷ the commits per second of all together",
                 mutatesStore: true, requires: .multiProcess, maxRounds: 2, largestScaleOnly: true, inQuickProfile: false,
                 setup: { ctx in
                     ctx.record(MultiProcessSuite.Parameters.processes, processes)
                     ctx.record(MultiProcessSuite.Parameters.commits, commitsPerWriter)
-                    let gang = try gang(ctx)
-                    let keys = ctx.postKeysPerThread(processes, each: commitsPerWriter)
-                    return (gang, keys.enumerated().map { gang.task($0, .writer, keys: $1, stopFile: false) })
+                    return try alike(ctx, .writer, processes, each: commitsPerWriter)
                 },
                 body: { _, input, timer in try throughput(input.0.run(input.1), processes: processes, side: "writer", timer: timer) })
     }
@@ -86,6 +82,15 @@ enum MultiProcessWorkloads {
         timer.report(MultiProcessSuite.Figures.processes, Double(processes))
         timer.report(MultiProcessSuite.Figures.commitsPerSecond, Double(writer.operations) * 1e9 / Double(max(1, writer.ended &- writer.started)))
         return readers.sink &+ writer.operations
+    }
+
+    /// `multiprocess.<kind>.<n>-process(es)`.
+    static func name(_ kind: String, _ processes: Int) -> String { "multiprocess.\(kind).\(processes)-process\(processes == 1 ? "" : "es")" }
+
+    /// `processes` processes of one role, each with its own `each` random post keys.
+    private static func alike(_ ctx: WorkloadContext, _ role: PeerTask.Role, _ processes: Int, each: Int) throws -> (PeerGang, [PeerTask]) {
+        let gang = try gang(ctx)
+        return (gang, ctx.postKeysPerThread(processes, each: each).enumerated().map { gang.task($0, role, keys: $1, stopFile: false) })
     }
 
     private static func gang(_ ctx: WorkloadContext) throws -> PeerGang {
