@@ -9,9 +9,11 @@ struct ExplainCommand: ParsableCommand {
         abstract: "Print how each backend runs a query (index, scan, filter, order).",
         discussion: """
             The query runs against the conformance kit's social schema (User, Post, Comment, Tag, \
-            Profile) on an empty temporary store. Plans do not depend on the data, except where LMDB \
-            crosses a relationship from its other side: it does when that side is read through a key \
-            or an index, or holds no more records (on an empty store, it holds none).
+            Profile) on an empty temporary store. The SQLite backends (sqlite, grdb) print the SQL the \
+            query compiles to and SQLite's EXPLAIN QUERY PLAN for it, a subquery's steps indented under \
+            it; lmdb prints its planner's plan; an object graph prints its store's. Plans do not depend \
+            on the data, except where LMDB crosses a relationship from its other side: it does when that \
+            side is read through a key or an index, or holds no more records (on an empty store, it holds none).
 
             Example:
               storebench explain User 'age == 30 AND score > 1.5' --sort score --limit 10

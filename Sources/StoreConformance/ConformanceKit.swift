@@ -20,7 +20,7 @@ import StoreCore
 public enum ConformanceKit {
     /// Every case, grouped by feature, in a stable order.
     public static let cases: [ConformanceCase] =
-        CapabilityCases.all + SchemaCases.all + CRUDCases.all + TransactionCases.all + IsolationCases.all + BatchCases.all + QueryCases.all
+        CapabilityCases.all + SchemaCases.all + CRUDCases.all + TransactionCases.all + IsolationCases.all + BatchCases.all + QueryCases.all + QueryPathCases.all
         + RelationshipCases.all + ErrorCases.all + PersistenceCases.all + ReadOnlyCases.all + ReentrancyCases.all + MigrationCases.all
         + CollectionCases.all + OrderedRelationshipCases.all + EmbeddedCases.all
         + UniquenessCases.all + VerifyCases.all + CompactionCases.all + ObservationCases.all + SizeCases.all + ModelCases.all

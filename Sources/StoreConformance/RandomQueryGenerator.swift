@@ -38,7 +38,26 @@ public struct RandomQueryGenerator {
         }
         let limit: Int? = rng.chance(0.4) ? rng.below(8) : nil
         let offset = rng.chance(0.3) ? rng.below(6) : 0
-        return Query(e.name, where: predicate(on: e, depth: 0), sort: sort, limit: limit, offset: offset)
+        var p = predicate(on: e, depth: 0)
+        // Now and then the records are picked by key first, as an app opening one record does.
+        if rng.chance(0.15) { p = .and([keyCondition(on: e), p]) }
+        return Query(e.name, where: p, sort: sort, limit: limit, offset: offset)
+    }
+
+    /// Keys the fixture and `SocialFixture.addRandomRecords` store, by key type.
+    static func keys(of e: Entity) -> [Value] {
+        switch e.primaryKey.type {
+        case .string: ["t1", "t3", "swift", "Unicode", "b1", "nobody"]
+        case .uuid: uuids
+        default: [1, 2, 5, 10, 12, 15, 100, 102, 1003, 1011, 2004, 2010, 3001, 3009, 7].map { .int64(Int64($0)) }
+        }
+    }
+
+    /// `key == k` or `key IN {…}` on the entity's primary key.
+    mutating func keyCondition(on e: Entity) -> StorePredicate {
+        let keys = Self.keys(of: e), path = KeyPathExpression(e.primaryKey.name)
+        if rng.chance(0.5) { return .condition(Condition(path, .equal(rng.pick(keys)))) }
+        return .condition(Condition(path, .in((0..<(1 + rng.below(3))).map { _ in rng.pick(keys) })))
     }
 
     public mutating func predicate(on e: Entity, depth: Int) -> StorePredicate {
@@ -68,6 +87,11 @@ public struct RandomQueryGenerator {
 
     mutating func condition(on e: Entity) -> Condition {
         let toManys = e.relationships.filter(\.isToMany)
+        if !toManys.isEmpty && rng.chance(0.05) {
+            // A related record by key (`ANY tags.name == 't1'`): what apps filter by most.
+            let r = rng.pick(toManys), d = schema[r.destination]!
+            return Condition(KeyPathExpression([r.name, d.primaryKey.name]), .equal(rng.pick(Self.keys(of: d))), quantifier: rng.chance(0.8) ? .any : .none)
+        }
         if !toManys.isEmpty && rng.chance(0.2) {
             let r = rng.pick(toManys)
             let (rest, type) = scalarPath(from: schema[r.destination]!, allowToOne: true)

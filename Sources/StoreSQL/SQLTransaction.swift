@@ -123,25 +123,35 @@ public final class SQLTransaction: WriteTransaction {
         return Int(try db.scalarInt(SQLStatement(sql), c.bindings) ?? 0)
     }
 
+    /// The records linked to one record, in key order (or the list's order). The existence
+    /// check runs only when nothing is linked: a record with links exists.
     public func related(_ entity: String, id: Value, via relationship: String) throws -> [Record] {
         let e = try self.entity(entity)
         let r = try e.requireRelationship(relationship)
         let key = try e.checkedKey(id)
-        try requireExists(e, key)
         let d = schema[r.destination]!
-        let dsql = mapping.sql(d)
-        let dpk = q(d.primaryKey.name)
-        let sql: String
+        if let list = mapping.orderedList(e, r) {
+            try requireExists(e, key)
+            return try orderedRelated(list, key, d)
+        }
+        let found = try records(SQLStatement(relatedSQL(e, r, d)), [key], d)
+        if found.isEmpty { try requireExists(e, key) }
+        return found
+    }
+
+    /// The statement reading the records linked to one record (`?`) in key order: a foreign key
+    /// read through its index, or a join table's primary key `(src, dst)`, ordered by `dst`.
+    private func relatedSQL(_ e: Entity, _ r: Relationship, _ d: Entity) -> String {
+        let dsql = mapping.sql(d), dpk = q(d.primaryKey.name)
         switch mapping.links(e, r) {
         case .foreignKey(_, let column, true):
-            sql = "\(dsql.select) WHERE \(dpk) = (SELECT \(q(column)) FROM \(q(e.name)) WHERE \(q(e.primaryKey.name)) = ?)"
+            return "\(dsql.select) WHERE \(dpk) = (SELECT \(q(column)) FROM \(q(e.name)) WHERE \(q(e.primaryKey.name)) = ?)"
         case .foreignKey(_, let column, false):
-            sql = "\(dsql.select) WHERE \(q(column)) = ? ORDER BY \(dpk)"
+            return "\(dsql.select) WHERE \(q(column)) = ? ORDER BY \(dpk)"
         case .joinTable(let table, let src, let dst):
-            sql = "\(dsql.select) WHERE \(dpk) IN (SELECT \(q(dst)) FROM \(q(table)) WHERE \(q(src)) = ?) ORDER BY \(dpk)"
+            let cols = d.attributes.map { "t.\(q($0.name))" }.joined(separator: ", ")
+            return "SELECT \(cols) FROM \(q(table)) j JOIN \(q(d.name)) t ON t.\(dpk) = j.\(q(dst)) WHERE j.\(q(src)) = ? ORDER BY j.\(q(dst))"
         }
-        if let list = mapping.orderedList(e, r) { return try orderedRelated(list, key, d) }
-        return try records(SQLStatement(sql), [key], d)
     }
 
     /// The keys linked to one record through a relationship.

@@ -201,6 +201,21 @@ enum Fault: String, CaseIterable, Sendable {
     /// Nulls are placed right in the first sort key only; in later keys they sort as the
     /// greatest value.
     case nullsMisplacedInLaterSortKeys
+    /// `@count` conditions never match a record without links (a `GROUP BY … HAVING` over the
+    /// link column, without the records that have no group).
+    case zeroCountsMissed
+    /// A condition on a to-one key path is false where a link is missing, whatever it asks
+    /// (`!= x` and `== nil` included): an inner join where a left join belongs.
+    case missingLinkFailsEveryCondition
+    /// `NONE` over a to-many is false for every record when a matching record on the other side
+    /// has no owner (`NOT IN` over a foreign-key column holding NULL).
+    case noneFalseWhenUnlinkedMatches
+    /// `NOT (x BEGINSWITH y)` and `NOT (x ENDSWITH y)` are false for an empty string (SQLite's
+    /// `substr()` of an empty BLOB is NULL, not empty).
+    case emptyStringPrefixIsNull
+    /// A page of a sorted query holds the right records in primary-key order (its keys picked in
+    /// order, its rows read back by key and not sorted again).
+    case pageInKeyOrder
 
     // MARK: Links
 
@@ -327,7 +342,8 @@ extension Fault {
         switch self {
         case .utf16StringOrder, .canonicalStringComparison, .mixedNumbersComparedAsDoubles, .emptyNeedleWithOptionsMatchesNothing,
              .emptyNeedleMatchesNull, .emptyLikeMatchesEverything, .emptyStringIsNull, .likeByCharacters, .likeByUTF16Units,
-             .negationPushedIntoComparison, .betweenBoundsSwapped, .tiesBrokenByInsertionOrder, .nullsMisplacedInLaterSortKeys:
+             .negationPushedIntoComparison, .betweenBoundsSwapped, .tiesBrokenByInsertionOrder, .nullsMisplacedInLaterSortKeys,
+             .zeroCountsMissed, .missingLinkFailsEveryCondition, .noneFalseWhenUnlinkedMatches, .emptyStringPrefixIsNull, .pageInKeyOrder:
             true
         default: false
         }
@@ -426,6 +442,11 @@ extension Fault {
         case .betweenBoundsSwapped: "queries.betweenBoundsAreInclusiveAndOrdered"
         case .tiesBrokenByInsertionOrder: "queries.sortTiesBrokenByPrimaryKeyNotInsertionOrder"
         case .nullsMisplacedInLaterSortKeys: "queries.nullsOrderInKeyPathsAndLaterSortKeys"
+        case .zeroCountsMissed: "queries.countsIncludingZero"
+        case .missingLinkFailsEveryCondition: "queries.keyPathsOverMissingLinks"
+        case .noneFalseWhenUnlinkedMatches: "queries.anyAndNoneFromEitherSide"
+        case .emptyStringPrefixIsNull: "queries.textOperatorsOnEmptyStrings"
+        case .pageInKeyOrder: "queries.pagesOfSortedResults"
         case .relatedInLinkOrder: "relationships.relatedIsInPrimaryKeyOrder"
         case .toManyRelinkDuplicates: "relationships.linkTwiceFromTheSameSideIsNoOpOnBothSides"
         case .relinkFromInverseDuplicates: "relationships.linkFromTheInverseSideOfAnExistingLinkIsNoOp"

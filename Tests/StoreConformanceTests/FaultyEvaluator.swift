@@ -16,7 +16,8 @@ struct FaultyEvaluator {
 
     func fetch(_ q: Query, in tx: any ReadTransaction) throws -> [Record] {
         let rq = try tx.schema.resolve(q)
-        let rows = try tx.fetch(Query(q.entity)).filter { try matches(rq.predicate, $0, tx) }
+        var rows = try tx.fetch(Query(q.entity)).filter { try matches(rq.predicate, $0, tx) }
+        if fault == .missingLinkFailsEveryCondition { rows = try rows.filter { try !missesLink(rq.predicate, $0, tx) } }
         let keyed = try rows.map { r in
             (r, try rq.sort.map { k in QueryEvaluator.sortValue(try reference.value(k.path, r, in: tx), k.options) })
         }
@@ -31,7 +32,11 @@ struct FaultyEvaluator {
             }
             return compare(a.0.id, b.0.id) == .orderedAscending
         }
-        return reference.slice(sorted.map(\.0), limit: rq.limit, offset: rq.offset)
+        let page = reference.slice(sorted.map(\.0), limit: rq.limit, offset: rq.offset)
+        if fault == .pageInKeyOrder && rq.limit != nil && !rq.sort.isEmpty {
+            return page.sorted { compare($0.id, $1.id) == .orderedAscending }
+        }
+        return page
     }
 
     // MARK: Filter
@@ -52,11 +57,54 @@ struct FaultyEvaluator {
                 default: if try reference.value(c.path, r, in: tx).isNull { return false }
                 }
             }
+            if fault == .emptyStringPrefixIsNull, case .condition(let c) = q, c.quantifier == .single, c.path.toManyStep == nil,
+               Self.isAffix(c.comparison), try reference.value(c.path, r, in: tx) == .string("") {
+                return false
+            }
             return try !matches(q, r, tx)
         case .condition(let c):
+            if fault == .zeroCountsMissed, c.path.isCountOnly, try reach(c.path.steps[...], r, tx).isEmpty { return false }
+            if fault == .noneFalseWhenUnlinkedMatches, c.quantifier == .none, try unlinkedMatch(c, tx) { return false }
             if c.path.isCountOnly || c.path.toManyStep != nil { return try reference.matches(p, r, in: tx) }
             return test(try reference.value(c.path, r, in: tx), c.comparison, c.options)
         }
+    }
+
+    /// `BEGINSWITH`/`ENDSWITH` a non-empty string.
+    private static func isAffix(_ c: Comparison) -> Bool {
+        switch c {
+        case .beginsWith(let s), .endsWith(let s): !s.isEmpty
+        default: false
+        }
+    }
+
+    /// The records reached from `r` through `steps`.
+    private func reach(_ steps: ArraySlice<PathStep>, _ r: Record, _ tx: any ReadTransaction) throws -> [Record] {
+        var current = [r]
+        for s in steps { current = try current.flatMap { try tx.related(s.source.name, id: $0.id, via: s.relationship.name) } }
+        return current
+    }
+
+    /// Whether the predicate names a to-one key path whose links are missing from `r`.
+    private func missesLink(_ p: ResolvedPredicate, _ r: Record, _ tx: any ReadTransaction) throws -> Bool {
+        switch p {
+        case .constant: return false
+        case .not(let q): return try missesLink(q, r, tx)
+        case .and(let ps), .or(let ps): return try ps.contains { try missesLink($0, r, tx) }
+        case .condition(let c):
+            guard !c.path.steps.isEmpty, c.path.toManyStep == nil, !c.path.isCountOnly else { return false }
+            return try reach(c.path.steps[...], r, tx).isEmpty
+        }
+    }
+
+    /// Whether a record on the other side of a one-step to-many condition matches it while it
+    /// has no owner (its foreign key NULL).
+    private func unlinkedMatch(_ c: ResolvedCondition, _ tx: any ReadTransaction) throws -> Bool {
+        guard c.path.steps.count == 1, !c.path.steps[0].inverse.isToMany, case .attribute(let e, let o, _) = c.path.terminal else { return false }
+        for d in try tx.fetch(Query(e.name)) where QueryEvaluator.test(d[o], c.comparison, c.options) {
+            if try tx.related(e.name, id: d.id, via: c.path.steps[0].inverse.name).isEmpty { return true }
+        }
+        return false
     }
 
     private func test(_ v: Value, _ comparison: Comparison, _ options: StringOptions) -> Bool {
