@@ -129,7 +129,7 @@ let package = Package(
         .target(
             name: "StoreBench",
             dependencies: [
-                "StoreCore", "StoreSQL", "StoreConformance", "StoreBenchKit", "CSQLite", "CLMDB", "CBenchSupport", "CReference",
+                "StoreCore", "StoreSQL", "StoreConformance", "StoreBenchKit", "CSQLite", "CLMDB", "CBenchSupport", "CReference", "CRowChecksum",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),

@@ -10,7 +10,8 @@ import StoreCore
 /// through `Row.fetchCursor` and decoded in place by index.
 /// No records, queries or StoreSQL: the reference GRDBStore is compared with, so that what GRDB
 /// itself costs (its reader pool, its per-transaction `BEGIN`/`COMMIT`, its per-cursor column
-/// index) is not counted against GRDBStore. Configuration is GRDB's default.
+/// index) is not counted against GRDBStore. Configuration is GRDB's default, with the folding
+/// function of the query workloads added as a `DatabaseFunction`.
 ///
 /// ```swift
 /// let program = try PlainGRDBProgram(directory: dir, durability: .durable)
@@ -35,7 +36,10 @@ public final class PlainGRDBProgram: ConcurrentReads {
     public init(directory: URL, durability: Durability) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         path = directory.appendingPathComponent(Self.fileName).path
-        let dbPool = try DatabasePool(path: path)
+        // `sb_fold`, the folding function the query workloads' SQL calls, as GRDB adds one.
+        var config = Configuration()
+        config.prepareDatabase { db in db.add(function: Self.fold) }
+        let dbPool = try DatabasePool(path: path, configuration: config)
         // DatabasePool turns WAL on and `synchronous` to NORMAL on its writer; a durable
         // program syncs at every commit, as GRDBStore and the SQLite floor do.
         try dbPool.writeWithoutTransaction { db in
@@ -63,7 +67,7 @@ public final class PlainGRDBProgram: ConcurrentReads {
     }
 
     /// One read access (a deferred transaction on a reader connection).
-    private func read<T>(_ body: (Database) throws -> T) throws -> T {
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
         transactionsBegun += 1
         return try opened().read(body)
     }

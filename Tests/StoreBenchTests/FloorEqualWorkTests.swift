@@ -33,6 +33,7 @@ import Testing
                     "\(engine) \(workload): the floor began \(r.floor.transactions) transactions, the backend \(r.backend.transactions)")
             #expect(r.floor.sink == r.backend.sink, "\(engine) \(workload): floor checksum \(r.floor.sink) vs backend \(r.backend.sink)")
             #expect(r.floor.operations == r.backend.operations, "\(engine) \(workload): operations")
+            #expect(r.floor.digest == r.backend.digest, "\(engine) \(workload): the floor's rows or their order differ from the backend's")
         }
         // Same content afterwards: every field of every post, user and row.
         let contents = try pair.contents()
@@ -246,6 +247,8 @@ final class FloorPair {
         var sink: Int
         var transactions: Int
         var operations: Int
+        /// The digest of what the first operations return, in order (query workloads).
+        var digest: String?
         var description: String { "sink \(sink), \(transactions) transactions, \(operations) operations" }
     }
 
@@ -284,8 +287,8 @@ final class FloorPair {
         let (b0, f0) = (backend.transactions, floor.transactionsBegun)
         let bs = try prepared.backend(backend, bt)
         let fs = try floorBody(floor, ft)
-        return (Outcome(sink: bs, transactions: backend.transactions - b0, operations: bt.operations),
-                Outcome(sink: fs, transactions: floor.transactionsBegun - f0, operations: ft.operations))
+        return (Outcome(sink: bs, transactions: backend.transactions - b0, operations: bt.operations, digest: try prepared.results?(backend)),
+                Outcome(sink: fs, transactions: floor.transactionsBegun - f0, operations: ft.operations, digest: try prepared.floorResults?(floor)))
     }
 
     func contents() throws -> (backend: Contents, floor: Contents) {

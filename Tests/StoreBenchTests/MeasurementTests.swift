@@ -116,8 +116,10 @@ import Testing
         #expect(WorkloadRegistry.all.filter(\.namedProgramsOnly).map(\.name) == [1, 2, 4, 8].map { "concurrency.read.\($0)-threads" },
                 "the read-scaling workloads run on programs with concurrent reads (plain:grdb), not on the floors")
         #expect(!Floors.builtin.contains { p in WorkloadRegistry.all.contains { $0.namedProgramsOnly && p.runs($0) } })
-        #expect(withFloors == ["crud.read-pk.single", "crud.read-pk.batched", "crud.read-pk.hot", "batch.bulk-insert", "query.full-scan", "rows.insert", "rows.fetch",
-                              "durability.commit-one", "durability.commit-chunk"])
+        let queries = ["query.indexed-eq", "query.unindexed-eq", "query.date-range", "query.contains-cd", "query.beginswith-c", "query.sort-page",
+                       "query.count", "query.keypath", "query.any-tag", "query.posts-count", "query.traversal", "query.full-scan"]
+        #expect(withFloors == ["crud.read-pk.single", "crud.read-pk.batched", "crud.read-pk.hot", "batch.bulk-insert"] + queries + ["rows.insert", "rows.fetch",
+                              "durability.commit-one", "durability.commit-chunk"], "every query workload has a floor")
     }
 }
 
@@ -134,7 +136,7 @@ import Testing
             "c:sqlite rows.load", "c:lmdb rows.load", "journal:sqlite memory.load",
             "sqlite crud.read-pk.single", "lmdb crud.read-pk.single", "floor:sqlite crud.read-pk.single", "floor:lmdb crud.read-pk.single",
             "journal:sqlite crud.read-pk.single",
-            "sqlite query.count", "lmdb query.count",
+            "sqlite query.count", "lmdb query.count", "floor:sqlite query.count", "floor:lmdb query.count",
             "sqlite rows.fetch", "lmdb rows.fetch", "floor:sqlite rows.fetch", "floor:lmdb rows.fetch", "c:sqlite rows.fetch", "c:lmdb rows.fetch",
         ])
         var noFloors = plan
@@ -150,10 +152,10 @@ import Testing
         plan.rounds = 3
         let order = plan.cells().map { "\($0.target) \($0.workload.name) \($0.round)" }
         #expect(order == [
-            "sqlite memory.load 0", "lmdb memory.load 0",
-            "sqlite query.count 0", "lmdb query.count 0",
-            "sqlite query.count 1", "lmdb query.count 1",
-            "sqlite query.count 2", "lmdb query.count 2",
+            "sqlite memory.load 0", "lmdb memory.load 0", "floor:sqlite memory.load 0", "floor:lmdb memory.load 0",
+            "sqlite query.count 0", "lmdb query.count 0", "floor:sqlite query.count 0", "floor:lmdb query.count 0",
+            "sqlite query.count 1", "lmdb query.count 1", "floor:sqlite query.count 1", "floor:lmdb query.count 1",
+            "sqlite query.count 2", "lmdb query.count 2", "floor:sqlite query.count 2", "floor:lmdb query.count 2",
         ])
     }
 }

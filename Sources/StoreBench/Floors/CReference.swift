@@ -98,6 +98,8 @@ final class CReferenceFloor: Floor {
     func readPosts(_ ids: [Int64], perTransaction: Int, timer: OperationTimer) throws -> Int { throw CReferenceFloors.notPart("readPosts", engine) }
     func rereadPosts(_ hot: [Int64], rounds: Int, timer: OperationTimer) throws -> Int { throw CReferenceFloors.notPart("rereadPosts", engine) }
     func scanPosts(timer: OperationTimer) throws -> Int { throw CReferenceFloors.notPart("scanPosts", engine) }
+    func runQueries(_ queries: [FloorQuery], timer: OperationTimer) throws -> Int { throw CReferenceFloors.notPart("runQueries", engine) }
+    func queryDigest(_ queries: [FloorQuery]) throws -> String { throw CReferenceFloors.notPart("queryDigest", engine) }
 
     private func live() throws -> OpaquePointer {
         guard let handle else { throw BenchError("c reference (\(engine)): closed") }

@@ -21,12 +21,14 @@ final class LMDBFloor: Floor {
     private let durability: Durability
     private var env: OpaquePointer?
     private var reader: OpaquePointer?
-    private var dbis: [String: MDB_dbi] = [:]
-    private var user = MDB_dbi(), userByName = MDB_dbi(), userByAgeScore = MDB_dbi()
-    private var post = MDB_dbi(), postByCreatedAt = MDB_dbi(), postByPublishedScore = MDB_dbi()
-    private var comment = MDB_dbi(), tag = MDB_dbi(), row = MDB_dbi()
+    private(set) var dbis: [String: MDB_dbi] = [:]
+    private(set) var user = MDB_dbi(), userByName = MDB_dbi(), userByAgeScore = MDB_dbi()
+    private(set) var post = MDB_dbi(), postByCreatedAt = MDB_dbi(), postByPublishedScore = MDB_dbi()
+    private(set) var comment = MDB_dbi(), tag = MDB_dbi(), row = MDB_dbi()
     /// Encoded values and the second key of a link, reused by every put.
     private let value = ScratchBuffer(), key = ScratchBuffer(), otherKey = ScratchBuffer()
+    /// Primary keys a query collects before it reads their records, reused by every query.
+    var collectedKeys: [Int64] = []
 
     /// LMDBStore's first map size (`LMDBStore.MapSize.initial`) and its largest.
     static let initialMapSize = 1 << 30
@@ -336,7 +338,7 @@ final class LMDBFloor: Floor {
 
     /// A read transaction; reset (its handle kept for the next) when `body` returns.
     @inline(__always)
-    private func read<T>(_ body: (OpaquePointer) throws -> T) throws -> T {
+    func read<T>(_ body: (OpaquePointer) throws -> T) throws -> T {
         let txn = try begin(readOnly: true)
         defer { mdb_txn_reset(txn) }
         return try body(txn)
@@ -413,7 +415,7 @@ final class LMDBFloor: Floor {
     }
 
     @inline(__always)
-    private func check(_ rc: Int32, _ what: @autoclosure () -> String) throws {
+    func check(_ rc: Int32, _ what: @autoclosure () -> String) throws {
         if rc != 0 { throw BenchError("lmdb floor: \(String(cString: mdb_strerror(rc))) (code \(rc)) in \(what())") }
     }
 
@@ -422,7 +424,7 @@ final class LMDBFloor: Floor {
     /// Runs `body` with the 8-byte key of `id` on the stack: big-endian with the sign bit
     /// flipped, so byte order is numeric order.
     @inline(__always)
-    private func withKey<T>(_ id: Int64, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+    func withKey<T>(_ id: Int64, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
         let k = Self.orderedBits(id).bigEndian
         return try withUnsafeBytes(of: k) { try body($0) }
     }

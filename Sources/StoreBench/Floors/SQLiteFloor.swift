@@ -17,7 +17,7 @@ import StoreBenchKit
 final class SQLiteFloor: Floor {
     let engine = "sqlite"
     private(set) var transactionsBegun = 0
-    private var db: OpaquePointer?
+    private(set) var db: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]
     private var beginRead: OpaquePointer?
     private var beginWrite: OpaquePointer?
@@ -34,6 +34,7 @@ final class SQLiteFloor: Floor {
         db = handle
         do {
             if rc != SQLITE_OK { throw failure(rc, "open \(path)") }
+            try registerTextFunctions()
             try exec("PRAGMA journal_mode = \(journalMode)")
             try exec("PRAGMA synchronous = \(synchronous ?? (durability == .durable ? "FULL" : "NORMAL"))")
             try exec("BEGIN IMMEDIATE")
@@ -222,7 +223,7 @@ final class SQLiteFloor: Floor {
     /// The one place a transaction begins: `BEGIN IMMEDIATE` for writes, `BEGIN` for reads
     /// (SQLiteStore's statements), then `COMMIT`, or `ROLLBACK` when `body` or the commit throws.
     @inline(__always)
-    private func transaction<T>(write: Bool, _ body: () throws -> T) throws -> T {
+    func transaction<T>(write: Bool, _ body: () throws -> T) throws -> T {
         transactionsBegun += 1
         try stepDone(write ? beginWrite! : beginRead!, write ? "BEGIN IMMEDIATE" : "BEGIN")
         do {
@@ -273,7 +274,7 @@ final class SQLiteFloor: Floor {
     }
 
     @inline(__always)
-    private func isNull(_ s: OpaquePointer, _ i: Int32) -> Bool { sqlite3_column_type(s, i) == SQLITE_NULL }
+    func isNull(_ s: OpaquePointer, _ i: Int32) -> Bool { sqlite3_column_type(s, i) == SQLITE_NULL }
 
     @inline(__always)
     private func text(_ s: OpaquePointer, _ i: Int32) -> String {
@@ -304,7 +305,7 @@ final class SQLiteFloor: Floor {
     }
 
     /// Binds values to parameters 1…n (text and blobs through the scratch buffer).
-    private func bind(_ s: OpaquePointer, _ values: [Value]) {
+    func bind(_ s: OpaquePointer, _ values: [Value]) {
         scratch.reset()
         for v in values { stage(v) }
         var at = 0
@@ -368,7 +369,7 @@ final class SQLiteFloor: Floor {
         if rc != SQLITE_DONE { throw failure(rc, what()) }
     }
 
-    private func statement(_ sql: String) throws -> OpaquePointer {
+    func statement(_ sql: String) throws -> OpaquePointer {
         if let s = statements[sql] { return s }
         var s: OpaquePointer?
         let rc = sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &s, nil)
@@ -377,12 +378,12 @@ final class SQLiteFloor: Floor {
         return s
     }
 
-    private func exec(_ sql: String) throws {
+    func exec(_ sql: String) throws {
         let rc = sqlite3_exec(db, sql, nil, nil, nil)
         if rc != SQLITE_OK { throw failure(rc, sql) }
     }
 
-    private func failure(_ rc: Int32, _ context: String) -> BenchError {
+    func failure(_ rc: Int32, _ context: String) -> BenchError {
         let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
         return BenchError("sqlite floor: \(message) (\(SQLiteResultCode.name(of: rc)), \(rc)) in \(context)")
     }

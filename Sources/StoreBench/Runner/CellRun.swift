@@ -61,8 +61,8 @@ struct CellRun {
         } else if isMeasured {
             try measure { try open.run(prepared, timer) }
             keep(timer)
-            if let results = prepared.results, case .backend(let repo) = open, parameters[ResultDigest.parameter.name] == nil {
-                parameters[ResultDigest.parameter.name] = try results(repo)
+            if parameters[ResultDigest.parameter.name] == nil, let digest = try Self.digest(prepared, open) {
+                parameters[ResultDigest.parameter.name] = digest
             }
         } else {
             sink &+= try open.run(prepared, timer)
@@ -70,6 +70,14 @@ struct CellRun {
         prepared.teardown()
         metrics.merge(ctx.metrics) { _, new in new }
         parameters.merge(ctx.parameters) { _, new in new }
+    }
+
+    /// The digest of what the workload's operations return on the target (`ResultDigest`).
+    private static func digest(_ prepared: PreparedRepetition, _ open: OpenTarget) throws -> String? {
+        switch open {
+        case .backend(let repo): try prepared.results?(repo)
+        case .floor(let floor): try prepared.floorResults?(floor)
+        }
     }
 
     /// The context of repetition `rep`: the store under test and, on a backend, how to reopen it.

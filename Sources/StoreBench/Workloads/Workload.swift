@@ -25,7 +25,8 @@ public enum DatasetKind: String, Codable, Sendable {
 /// ```
 /// Order per repetition: (fresh store copy when `mutatesStore`), setup, body (timed), teardown.
 /// `results`, where given, runs once per cell after its first measured repetition, untimed and
-/// outside the counted region, on backends: its digest is compared across backends.
+/// outside the counted region, on backends: its digest is compared across backends;
+/// `floorResults` gives the same digest on a floor, compared with the backends'.
 public struct Workload: Sendable {
     public let name: String
     public let category: WorkloadCategory
@@ -71,6 +72,7 @@ public struct Workload: Sendable {
         body: @escaping @Sendable (any Repository, State, OperationTimer) throws -> Int,
         floor: (@Sendable (any Floor, State, OperationTimer) throws -> Int)? = nil,
         results: (@Sendable (any Repository, State) throws -> String)? = nil,
+        floorResults: (@Sendable (any Floor, State) throws -> String)? = nil,
         teardown: @escaping @Sendable (State) -> Void = { _ in }
     ) -> Workload {
         Workload(
@@ -83,6 +85,7 @@ public struct Workload: Sendable {
                     backend: { repo, timer in try body(repo, state, timer) },
                     floor: floor.map { f in { fl, timer in try f(fl, state, timer) } },
                     results: results.map { r in { repo in try r(repo, state) } },
+                    floorResults: floorResults.map { r in { floor in try r(floor, state) } },
                     teardown: { teardown(state) })
             })
     }
@@ -104,6 +107,8 @@ struct PreparedRepetition {
     /// The digest of what the workload's operations return on a backend (`ResultDigest`),
     /// taken once per cell outside the measured region; nil for a workload that checks none.
     var results: ((any Repository) throws -> String)? = nil
+    /// The same digest of what a floor returns for the same operations.
+    var floorResults: ((any Floor) throws -> String)? = nil
     let teardown: () -> Void
 }
 

@@ -20,9 +20,15 @@ public struct DatasetChecksum: Sendable, Hashable {
     }
 
     public mutating func add(_ record: some RowView) {
-        addByte(0xEE)
-        add(.string(record.entity.name))
+        beginRecord(record.entity.name)
         for i in 0..<record.entity.attributes.count { add(record[i]) }
+    }
+
+    /// Starts a record of `entity` as `add(_ record:)` does; its values follow, in attribute
+    /// order, through `add(_ v:)`.
+    public mutating func beginRecord(_ entity: String) {
+        addByte(0xEE)
+        add(.string(entity))
     }
 
     /// A link from `source` to `target` through `relationship`.

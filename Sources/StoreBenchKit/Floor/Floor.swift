@@ -38,6 +38,12 @@ public protocol Floor: AnyObject {
     func insertRows(first: Int64, count: Int, timer: OperationTimer) throws
     /// Reads every row, every column, in one read transaction; one operation per row.
     func fetchRows(timer: OperationTimer) throws -> Int
+    /// Runs each query in a read transaction of its own, timed one operation each
+    /// (`OperationTimer.each`); returns the sum of what they read (`TouchRows`).
+    func runQueries(_ queries: [FloorQuery], timer: OperationTimer) throws -> Int
+    /// The digest of what the queries return (`DigestRows`, `endQuery` after each), read in one
+    /// read transaction: the runner compares it with SQLite's backend on the same data.
+    func queryDigest(_ queries: [FloorQuery]) throws -> String
     func close()
 }
 

@@ -9,9 +9,9 @@ extension ResultsView {
         guard checked.contains(where: { $0.target == .backend(ResultDigest.reference) }) else {
             return md + "SQLite did not run, so the query results were not cross-checked: each backend's rows are its own.\n\n"
         }
-        md += "Each query workload records a digest of what its first \(ResultDigest.checkedQueries) queries return on each backend "
-        md += "(every field of every row, in order; counts for counting workloads), and a backend's cell whose digest differs from "
-        md += "SQLite's on the same data fails: a faster but wrong plan cannot win. "
+        md += "Each query workload records a digest of what its first \(ResultDigest.checkedQueries) queries return on each backend, "
+        md += "floor and reference program (every field of every row, in order; counts for counting workloads), and a cell whose digest "
+        md += "differs from SQLite's on the same data fails: a faster but wrong plan cannot win, and a floor does its workload's work. "
         let failed = checked.filter { $0.reason?.hasPrefix(ResultDigest.failurePrefix) == true }
         if failed.isEmpty {
             md += "In this run all \(checked.count) cells of \(Set(checked.map(\.workload)).count) workloads return SQLite's rows, in SQLite's order.\n\n"

@@ -19,6 +19,10 @@ struct QuerySuite: WorkloadSuite {
     func useCases(of workload: String) -> [UseCase] { [.overall, .mostlyReads] }
 
     func report(_ placement: ReportPlacement, _ view: ResultsView) -> String {
-        placement == .afterWorkloads ? view.queryResultsCheck() : ""
+        switch placement {
+        case .section: view.queryFloorSection(workloads.map(\.name))
+        case .afterWorkloads: view.queryResultsCheck()
+        default: ""
+        }
     }
 }

@@ -37,9 +37,10 @@ enum ResultDigest {
         return out
     }
 
-    /// Whether a cell carries a digest: a backend's query cell that recorded one.
+    /// Whether a cell carries a digest: a query cell (a backend's, a floor's or a reference
+    /// program's) that recorded one.
     static func isChecked(_ c: CellResult) -> Bool {
-        c.isBackend && c.category == .query && c.parameter(parameter) != nil
+        c.category == .query && c.parameter(parameter) != nil
     }
 
     /// SQLite's digest, where SQLite's cell ran.
