@@ -150,8 +150,9 @@ extension LMDBTransaction {
         var n = 0
         for seek in seeks(space, fixed, next) where n < cap {
             guard try seek.key.isEmpty ? c.move(MDB_FIRST) : c.seek(seek.key) else { break }
+            let bounds = KeyBounds(space, fixed, next, exact: seek.exact)
             repeat {
-                let verdict = try judge(c.keyBytes, space, fixed, next, seek)
+                let verdict = try bounds?.verdict(c.keyBytes) ?? judge(c.keyBytes, space, fixed, next, seek)
                 if verdict == .stop { break }
                 if verdict == .match { n += try c.duplicates() }
                 if verdict == .maybe {

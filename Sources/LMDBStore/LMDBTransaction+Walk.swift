@@ -65,9 +65,10 @@ extension LMDBTransaction {
         let c = try LMDBCursor(txn, space.dbi)
         for seek in seeks(space, fixed, next) {
             guard try seek.key.isEmpty ? c.move(MDB_FIRST) : c.seek(seek.key) else { return }
+            let bounds = KeyBounds(space, fixed, next, exact: seek.exact)
             repeat {
                 let key = c.keyBytes
-                let verdict = try judge(key, space, fixed, next, seek)
+                let verdict = try bounds?.verdict(key) ?? judge(key, space, fixed, next, seek)
                 if verdict == .stop { break }
                 if verdict == .skip { continue }
                 if space.isPrimary {
@@ -93,8 +94,9 @@ extension LMDBTransaction {
             try c.move(MDB_LAST) && c.seek(Array(c.keyBytes), exact: true)
         }
         guard positioned else { return }
+        let bounds = KeyBounds(space, fixed, nil, exact: nil)
         repeat {
-            let verdict = try judge(c.keyBytes, space, fixed, nil, nil)
+            let verdict = try bounds?.verdict(c.keyBytes) ?? judge(c.keyBytes, space, fixed, nil, nil)
             if verdict == .stop { return }
             guard try c.move(MDB_FIRST_DUP) else { continue }
             repeat {
@@ -122,15 +124,27 @@ extension LMDBTransaction {
         return b
     }
 
-    /// The sources linked to the matches of `sub`, in primary key order, each once.
+    /// The sources linked to the matches of `sub`, in primary key order, each once. One match's
+    /// links are its duplicates, in that order already: they are visited as the cursor meets
+    /// them (a limit stops the walk); several matches' links are gathered and sorted first.
     private func walkLinked(_ sub: QueryPlan, _ inverse: MDB_dbi, primary: MDB_dbi, needRecords: Bool,
                             _ visit: CandidateVisit) throws {
-        var keys: [[UInt8]] = []
-        let c = try LMDBCursor(txn, inverse)
+        var theres: [[UInt8]] = []
         try walkMatches(sub, row: rowView(sub.query.entity), needRecords: false) { there, _, _ in
-            guard try c.seek(Array(there), exact: true) else { return true }
-            repeat { keys.append(Array(c.valueBytes)) } while try c.move(MDB_NEXT_DUP)
+            theres.append(Array(there))
             return true
+        }
+        let c = try LMDBCursor(txn, inverse)
+        if theres.count == 1 {
+            guard try c.seek(theres[0], exact: true) else { return }
+            repeat {
+                guard try visitIndexed(c.valueBytes, "a link from \(sub.summary.entity)", primary, needRecords, false, visit) else { return }
+            } while try c.move(MDB_NEXT_DUP)
+            return
+        }
+        var keys: [[UInt8]] = []
+        for there in theres where try c.seek(there, exact: true) {
+            repeat { keys.append(Array(c.valueBytes)) } while try c.move(MDB_NEXT_DUP)
         }
         keys.sort { $0.lexicographicallyPrecedes($1) }
         var previous: [UInt8]?

@@ -16,7 +16,13 @@ struct RecordFilter: Sendable {
         case stringEquals(ordinal: Int, utf8: [UInt8], negated: Bool, ResolvedCondition)
         /// `attribute <op> integer`; `range` holds the integers that pass.
         case integer(ordinal: Int, ClosedRange<Int64>, ResolvedCondition)
-        case general(ResolvedCondition)
+        /// Any other comparison of a direct attribute (text operators, options, other types):
+        /// `QueryEvaluator.test` on the field read in place, no trip through the evaluator's
+        /// path walk. `p` answers a record still in format 2.
+        case value(ordinal: Int, Comparison, StringOptions, ResolvedPredicate)
+        /// Any other condition, wrapped once (a `ResolvedPredicate` is boxed: wrapping it per
+        /// record would allocate per record).
+        case general(ResolvedPredicate)
     }
 
     private let root: Node
@@ -46,7 +52,10 @@ struct RecordFilter: Sendable {
         case .integer(let o, let range, let c):
             guard let packed = row.packedRow else { return try evaluator.matches(.condition(c), row, in: tx) }
             return packed.int64(at: o).map(range.contains) ?? false
-        case .general(let c): return try evaluator.matches(.condition(c), row, in: tx)
+        case .value(let o, let comparison, let options, let p):
+            guard let packed = row.packedRow else { return try evaluator.matches(p, row, in: tx) }
+            return QueryEvaluator.test(packed[o], comparison, options)
+        case .general(let p): return try evaluator.matches(p, row, in: tx)
         }
     }
 
@@ -62,13 +71,16 @@ struct RecordFilter: Sendable {
 
     /// The in-place form of a condition, where one applies.
     private static func leaf(_ c: ResolvedCondition) -> Node {
-        guard c.path.steps.isEmpty, c.options.isEmpty, c.quantifier == .single,
-              case .attribute(_, let o, let type) = c.path.terminal else { return .general(c) }
+        guard c.path.steps.isEmpty, c.quantifier == .single, case .attribute(let e, let o, let type) = c.path.terminal else {
+            return .general(.condition(c))
+        }
+        let direct = e.attributes[o].collection == nil ? Node.value(ordinal: o, c.comparison, c.options, .condition(c)) : .general(.condition(c))
+        guard c.options.isEmpty else { return direct }
         switch (type, c.comparison) {
         case (.string, .equal(.string(let s))): return .stringEquals(ordinal: o, utf8: Array(s.utf8), negated: false, c)
         case (.string, .notEqual(.string(let s))): return .stringEquals(ordinal: o, utf8: Array(s.utf8), negated: true, c)
-        case (.int64, _): return integerRange(c.comparison).map { .integer(ordinal: o, $0, c) } ?? .general(c)
-        default: return .general(c)
+        case (.int64, _): return integerRange(c.comparison).map { .integer(ordinal: o, $0, c) } ?? direct
+        default: return direct
         }
     }
 

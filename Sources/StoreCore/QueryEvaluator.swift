@@ -125,8 +125,8 @@ public struct QueryEvaluator: Sendable {
     @inline(__always)
     package static func test<O: ValueOrdering>(_ v: Value, _ comparison: Comparison, _ options: StringOptions,
                                                ordering: O) -> Bool {
-        let x = sortValue(v, options)
-        func cmp(_ o: Value) -> ComparisonResult { ordering.compare(x, o) }
+        // The folded value, for the comparisons that order; the text operators fold themselves.
+        func cmp(_ o: Value) -> ComparisonResult { ordering.compare(sortValue(v, options), o) }
         switch comparison {
         case .equal(.null): return v.isNull
         case .notEqual(.null): return !v.isNull
@@ -136,8 +136,14 @@ public struct QueryEvaluator: Sendable {
         case .lessOrEqual(let o): return !v.isNull && cmp(o) != .orderedDescending
         case .greater(let o): return !v.isNull && cmp(o) == .orderedDescending
         case .greaterOrEqual(let o): return !v.isNull && cmp(o) != .orderedAscending
-        case .between(let a, let b): return !v.isNull && cmp(a) != .orderedAscending && cmp(b) != .orderedDescending
-        case .in(let list): return v.isNull ? list.contains(where: \.isNull) : list.contains { !$0.isNull && cmp($0) == .orderedSame }
+        case .between(let a, let b):
+            guard !v.isNull else { return false }
+            let x = sortValue(v, options)
+            return ordering.compare(x, a) != .orderedAscending && ordering.compare(x, b) != .orderedDescending
+        case .in(let list):
+            guard !v.isNull else { return list.contains(where: \.isNull) }
+            let x = sortValue(v, options)
+            return list.contains { !$0.isNull && ordering.compare(x, $0) == .orderedSame }
         case .contains(let s): return v.stringValue.map { TextFolding.contains($0, foldedNeedle: s, options) } ?? false
         case .beginsWith(let s): return v.stringValue.map { TextFolding.hasPrefix($0, foldedNeedle: s, options) } ?? false
         case .endsWith(let s): return v.stringValue.map { TextFolding.hasSuffix($0, foldedNeedle: s, options) } ?? false

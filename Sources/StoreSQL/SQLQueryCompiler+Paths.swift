@@ -40,7 +40,7 @@ extension SQLQueryCompiler {
     func terminalColumn(_ path: ResolvedPath, alias: String) -> String {
         switch path.terminal {
         case .attribute(let e, let o, _), .elements(let e, let o, _):
-            return "\(alias).\(q(e.attributes[o].name))"
+            return alias + "." + mapping.quoted(e, o)
         case .elementCount(let e, let o):
             return "(SELECT COUNT(*) FROM json_each(\(alias).\(q(e.attributes[o].name))))"
         case .mapValue(let e, let o, let key, _):

@@ -89,7 +89,7 @@ public struct SQLQueryCompiler {
     }
 
     private func columns(_ e: Entity, alias: String) -> String {
-        e.attributes.map { "\(alias).\(q($0.name))" }.joined(separator: ", ")
+        mapping.selectList(e, alias: alias) ?? e.attributes.indices.map { "\(alias).\(mapping.quoted(e, $0))" }.joined(separator: ", ")
     }
 
     /// `ORDER BY` the sort keys, then the primary key ascending unless a key already is it.

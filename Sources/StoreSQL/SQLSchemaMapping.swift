@@ -32,14 +32,46 @@ public final class SQLSchemaMapping: Sendable {
     public let slotCount: Int
     public let schema: Schema
     private let entitySQL: [EntitySQL]
+    /// Per entity, per relationship (in the entity's order): the statement of `related`.
+    private let relatedSQL: [[SQLStatement]]
+    /// Per entity: its attributes' names quoted, in attribute order.
+    private let quotedNames: [[String]]
+    /// Per entity: `t0."a", t0."b", …` and the same on `s0` (the compiler's select lists).
+    private let selectLists: [(t0: String, s0: String)]
 
     /// `slotted: false` gives the fixed statements no slot, for a mapping used beside the
     /// store's own on one connection (a migration's old and new schemas): a driver caching by
     /// slot would otherwise mix their statements up.
     public init(schema: Schema, slotted: Bool = true) {
         self.schema = schema
-        entitySQL = schema.entities.map { Self.makeSQL($0, schema: schema, slotted: slotted) }
-        slotCount = slotted ? schema.entities.count * Self.statementsPerEntity : 0
+        let entitySQL = schema.entities.map { Self.makeSQL($0, schema: schema, slotted: slotted) }
+        self.entitySQL = entitySQL
+        var next = schema.entities.count * Self.statementsPerEntity
+        relatedSQL = schema.entities.map { e in
+            e.relationships.map { r in
+                defer { next += 1 }
+                return SQLStatement(Self.relatedText(e, r, schema: schema, links: entitySQL[e.index].links[r.name]!), slot: slotted ? next : nil)
+            }
+        }
+        slotCount = slotted ? next : 0
+        quotedNames = schema.entities.map { $0.attributes.map { q($0.name) } }
+        selectLists = quotedNames.map { names in
+            (names.map { "t0." + $0 }.joined(separator: ", "), names.map { "s0." + $0 }.joined(separator: ", "))
+        }
+    }
+
+    /// Attribute `ordinal` of `e`, quoted.
+    @inline(__always) public func quoted(_ e: Entity, _ ordinal: Int) -> String { quotedNames[e.index][ordinal] }
+
+    /// Every attribute of `e` on the alias `t0` or `s0`, in attribute order; nil for another alias.
+    public func selectList(_ e: Entity, alias: String) -> String? {
+        alias == "t0" ? selectLists[e.index].t0 : alias == "s0" ? selectLists[e.index].s0 : nil
+    }
+
+    /// The statement reading the records linked to one record (bound to `?`) through `r`, in key
+    /// order (`ReadTransaction.related` of an unordered relationship).
+    public func related(_ e: Entity, _ r: Relationship) -> SQLStatement {
+        relatedSQL[e.index][e.relationships.firstIndex { $0.name == r.name }!]
     }
 
     /// `UPDATE T SET a = ?1, …, sb_sum = sb_row_sum_replace(sb_sum, ordinal, "a", ?1, …)`: the

@@ -134,24 +134,9 @@ public final class SQLTransaction: WriteTransaction {
             try requireExists(e, key)
             return try orderedRelated(list, key, d)
         }
-        let found = try records(SQLStatement(relatedSQL(e, r, d)), [key], d)
+        let found = try records(mapping.related(e, r), [key], d)
         if found.isEmpty { try requireExists(e, key) }
         return found
-    }
-
-    /// The statement reading the records linked to one record (`?`) in key order: a foreign key
-    /// read through its index, or a join table's primary key `(src, dst)`, ordered by `dst`.
-    private func relatedSQL(_ e: Entity, _ r: Relationship, _ d: Entity) -> String {
-        let dsql = mapping.sql(d), dpk = q(d.primaryKey.name)
-        switch mapping.links(e, r) {
-        case .foreignKey(_, let column, true):
-            return "\(dsql.select) WHERE \(dpk) = (SELECT \(q(column)) FROM \(q(e.name)) WHERE \(q(e.primaryKey.name)) = ?)"
-        case .foreignKey(_, let column, false):
-            return "\(dsql.select) WHERE \(q(column)) = ? ORDER BY \(dpk)"
-        case .joinTable(let table, let src, let dst):
-            let cols = d.attributes.map { "t.\(q($0.name))" }.joined(separator: ", ")
-            return "SELECT \(cols) FROM \(q(table)) j JOIN \(q(d.name)) t ON t.\(dpk) = j.\(q(dst)) WHERE j.\(q(src)) = ? ORDER BY j.\(q(dst))"
-        }
     }
 
     /// The keys linked to one record through a relationship.
