@@ -19,12 +19,12 @@ extension LMDBQueryPlanner {
         for (i, p) in conjuncts.enumerated() {
             guard case .condition(let c) = p, c.path.steps.count == 1, let step = c.path.steps.first,
                   let position = e.relationships.firstIndex(where: { $0.name == step.relationship.name }) else { continue }
-            let name = LMDBLayout.relationshipName(e, step.relationship)
-            var choice = Choice(consumed: [i], orderFromAccess: sort.wantsPrimaryOrder, linkName: name)
+            var choice = Choice(consumed: [i], orderFromAccess: sort.wantsPrimaryOrder,
+                                link: LinkCrossed(entity: e, relationship: step.relationship))
             if c.path.isCountOnly {
                 guard !QueryEvaluator.test(.int64(0), c.comparison, c.options) else { continue }
                 choice.access = .linkCounts(layout.relationships[e.index][position], c)
-                choice.conditions = [text(c, "\(step.relationship.name).@count")]
+                choice.conditions = [.link(c)]
                 return choice
             }
             guard case .attribute = c.path.terminal, c.quantifier != .none,
@@ -32,19 +32,10 @@ extension LMDBQueryPlanner {
             let sub = plan(ResolvedQuery(step.destination, matching: .condition(there)), layout: layout, entries: entries)
             guard crossesCheaply(sub, from: e, to: step.destination, layout, entries) else { continue }
             choice.access = .linked(sub, inverse: layout.inverses[e.index][position])
-            choice.conditions = [text(c, (c.quantifier == .any ? "ANY " : "") + step.relationship.name + "." + attributeName(c))]
+            choice.conditions = [.link(c)]
             return choice
         }
         return nil
-    }
-
-    /// A condition as the summary shows it, e.g. `posts.@count > 10`.
-    private static func text(_ c: ResolvedCondition, _ path: String) -> String {
-        "\(path) \(c.comparison.symbol)\(c.options.suffix) " + c.comparison.operands.map { "\($0)" }.joined(separator: ", ")
-    }
-
-    private static func attributeName(_ c: ResolvedCondition) -> String {
-        if case .attribute(let e, let o, _) = c.path.terminal { e.attributes[o].name } else { "" }
     }
 
     /// Whether reading the destination's matches is cheaper than reading every source record.

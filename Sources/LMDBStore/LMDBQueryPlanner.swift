@@ -47,7 +47,12 @@ struct QueryPlan: Sendable {
     /// Ordering comes from index components that may be cut at the key limit (strings,
     /// bytes): output is buffered so the executor can fall back to sorting in memory.
     let orderMayTruncate: Bool
-    let summary: LMDBQueryPlan
+    /// The conditions the access answers, and the relationship it crosses, for `summary`.
+    let answered: [LMDBQueryPlanner.ConditionText]
+    let link: LMDBQueryPlanner.LinkCrossed?
+
+    /// The public view of the plan (formatted on demand: planning builds no text).
+    var summary: LMDBQueryPlan { LMDBQueryPlanner.summary(self) }
 }
 
 /// The query planner. Rules, in order:
@@ -122,8 +127,8 @@ enum LMDBQueryPlanner {
         let access: QueryPlan.Access
         /// Positions of the conjuncts the access answers.
         let consumed: Set<Int>
-        /// The answered conditions as text, for the summary.
-        let conditions: [String]
+        /// The answered conditions, for the summary.
+        let conditions: [ConditionText]
         /// For an index: the components after the fixed ones, the order within its range.
         let orderOrdinals: [Int]
     }
@@ -144,11 +149,11 @@ enum LMDBQueryPlanner {
     struct Choice {
         var access: QueryPlan.Access = .scan(reverse: false)
         var consumed = Set<Int>()
-        var conditions: [String] = []
+        var conditions: [ConditionText] = []
         var orderFromAccess: Bool
         var orderMayTruncate = false
-        /// For a relationship access: the relationship crossed, as `Entity.relationship`.
-        var linkName = ""
+        /// For a relationship access: the relationship crossed.
+        var link: LinkCrossed?
     }
 
     /// The plan for `q`. `entries` gives a database's number of entries (`mdb_stat`), which
@@ -169,7 +174,7 @@ enum LMDBQueryPlanner {
         let residual = residual(conjuncts, consumed: choice.consumed)
         return QueryPlan(query: q, access: choice.access, residual: residual, filter: residual.map(RecordFilter.init),
                          orderFromAccess: choice.orderFromAccess,
-                         orderMayTruncate: choice.orderMayTruncate, summary: summary(q, choice, residual: residual))
+                         orderMayTruncate: choice.orderMayTruncate, answered: choice.conditions, link: choice.link)
     }
 
     // MARK: Steps
@@ -201,11 +206,11 @@ enum LMDBQueryPlanner {
         if let (i, u) = list.first(where: { if case .equal(let v) = $0.kind { !v.isNull } else { false } }),
            case .equal(let v) = u {
             return Candidate(score: Score.primaryKeyEqual, access: .keys([v]), consumed: [i],
-                             conditions: ["\(name) == \(v)"], orderOrdinals: [])
+                             conditions: [.compare(name, "==", v)], orderOrdinals: [])
         }
         if let (i, u) = list.first(where: { if case .oneOf = $0.kind { true } else { false } }), case .oneOf(let vs) = u {
             return Candidate(score: Score.primaryKeyIn, access: .keys(vs.filter { !$0.isNull }), consumed: [i],
-                             conditions: ["\(name) IN \(vs.count) values"], orderOrdinals: [])
+                             conditions: [.oneOf(name, count: vs.count)], orderOrdinals: [])
         }
         guard let (next, used, text) = nextConstraint(list, name: name) else { return nil }
         let primary = KeySpace(dbi: layout.primary[e.index], types: [e.primaryKey.type], isPrimary: true, name: e.name)
@@ -216,13 +221,13 @@ enum LMDBQueryPlanner {
     /// A range of `index`: its leading components fixed by `==`, then one more constrained;
     /// nil when no conjunct applies.
     private static func indexCandidate(_ index: LMDBLayout.Index, _ usable: [Int: UsableList], _ e: Entity) -> Candidate? {
-        var fixed: [Value] = [], consumed = Set<Int>(), conditions: [String] = []
+        var fixed: [Value] = [], consumed = Set<Int>(), conditions: [ConditionText] = []
         for o in index.ordinals {
             guard let (i, u) = usable[o]?.first(where: { if case .equal = $0.kind { true } else { false } }),
                   case .equal(let v) = u else { break }
             fixed.append(v)
             consumed.insert(i)
-            conditions.append("\(e.attributes[o].name) == \(v)")
+            conditions.append(.compare(e.attributes[o].name, "==", v))
         }
         var next: KeyConstraint?
         if fixed.count < index.ordinals.count, let list = usable[index.ordinals[fixed.count]],
@@ -307,19 +312,20 @@ enum LMDBQueryPlanner {
         return rest.isEmpty ? nil : (rest.count == 1 ? rest[0] : .and(rest))
     }
 
-    /// The public view of the plan.
-    private static func summary(_ q: ResolvedQuery, _ choice: Choice, residual: ResolvedPredicate?) -> LMDBQueryPlan {
-        let access: LMDBQueryPlan.Access = switch choice.access {
+    /// The public view of a plan.
+    static func summary(_ plan: QueryPlan) -> LMDBQueryPlan {
+        let q = plan.query, linkName = plan.link?.name ?? ""
+        let access: LMDBQueryPlan.Access = switch plan.access {
         case .keys(let vs): .primaryKeys(count: vs.count)
         case .range(let s, _, _): s.isPrimary ? .primaryRange : .index(s.name)
         case .rangeDescending(let s, _): .indexDescending(s.name)
         case .scan(let reverse): .scan(reverse: reverse)
-        case .linked(let sub, _): .linked(through: choice.linkName, from: sub.summary)
-        case .linkCounts: .linkCounts(choice.linkName)
+        case .linked(let sub, _): .linked(through: linkName, from: sub.summary)
+        case .linkCounts: .linkCounts(linkName)
         }
-        let order: LMDBQueryPlan.Order = choice.orderFromAccess ? .access : (q.limit.map { .topK($0 + q.offset) } ?? .memory)
-        return LMDBQueryPlan(entity: q.entity.name, access: access, accessConditions: choice.conditions,
-                             filtersRecords: residual != nil, order: order)
+        let order: LMDBQueryPlan.Order = plan.orderFromAccess ? .access : (q.limit.map { .topK($0 + q.offset) } ?? .memory)
+        return LMDBQueryPlan(entity: q.entity.name, access: access, accessConditions: plan.answered.map(\.text),
+                             filtersRecords: plan.residual != nil, order: order)
     }
 
     // MARK: Internal helpers
@@ -352,10 +358,10 @@ enum LMDBQueryPlanner {
     /// The constraint for the component after the fixed ones: `IN` first, then the tightest
     /// range from every range conjunct, then a prefix.
     private static func nextConstraint(_ list: UsableList, name: String)
-        -> (KeyConstraint, Set<Int>, [String])?
+        -> (KeyConstraint, Set<Int>, [ConditionText])?
     {
         if let (i, u) = list.first(where: { if case .oneOf = $0.kind { true } else { false } }), case .oneOf(let vs) = u {
-            return (.oneOf(vs), [i], ["\(name) IN \(vs.count) values"])
+            return (.oneOf(vs), [i], [.oneOf(name, count: vs.count)])
         }
         var lower: (Value, Bool)?, upper: (Value, Bool)?, used = Set<Int>()
         func tighten(_ current: inout (Value, Bool)?, _ v: Value, _ inclusive: Bool, lower isLower: Bool) {
@@ -374,14 +380,14 @@ enum LMDBQueryPlanner {
             }
         }
         if !used.isEmpty {
-            var text: [String] = []
-            if let (v, inc) = lower { text.append("\(name) \(inc ? ">=" : ">") \(v)") }
-            if let (v, inc) = upper { text.append("\(name) \(inc ? "<=" : "<") \(v)") }
+            var text: [ConditionText] = []
+            if let (v, inc) = lower { text.append(.compare(name, inc ? ">=" : ">", v)) }
+            if let (v, inc) = upper { text.append(.compare(name, inc ? "<=" : "<", v)) }
             return (.range(lower: lower?.0, lowerInclusive: lower?.1 ?? true, upper: upper?.0, upperInclusive: upper?.1 ?? true),
                     used, text)
         }
         if let (i, u) = list.first(where: { if case .prefix = $0.kind { true } else { false } }), case .prefix(let s) = u {
-            return (.prefix(s), [i], ["\(name) BEGINSWITH \"\(s)\""])
+            return (.prefix(s), [i], [.prefix(name, s)])
         }
         return nil
     }

@@ -138,7 +138,7 @@ extension LMDBTransaction {
         if theres.count == 1 {
             guard try c.seek(theres[0], exact: true) else { return }
             repeat {
-                guard try visitIndexed(c.valueBytes, "a link from \(sub.summary.entity)", primary, needRecords, false, visit) else { return }
+                guard try visitIndexed(c.valueBytes, "a link from \(sub.query.entity.name)", primary, needRecords, false, visit) else { return }
             } while try c.move(MDB_NEXT_DUP)
             return
         }
@@ -150,7 +150,7 @@ extension LMDBTransaction {
         var previous: [UInt8]?
         for k in keys where k != previous {
             previous = k
-            guard try k.withUnsafeBytes({ try visitIndexed($0, "a link from \(sub.summary.entity)", primary, needRecords, false, visit) }) else { return }
+            guard try k.withUnsafeBytes({ try visitIndexed($0, "a link from \(sub.query.entity.name)", primary, needRecords, false, visit) }) else { return }
         }
     }
 
