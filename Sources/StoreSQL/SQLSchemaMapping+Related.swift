@@ -3,9 +3,9 @@ import StoreCore
 extension SQLSchemaMapping {
     /// The text of `related(_:_:)`: a foreign key read through its index, or a join table's
     /// primary key `(src, dst)` joined to the destination and ordered by `dst`.
-    static func relatedText(_ e: Entity, _ r: Relationship, schema: Schema, links: SQLLinkStorage) -> String {
-        let d = schema[r.destination]!, dpk = q(d.primaryKey.name)
-        let select = "SELECT " + d.attributes.map { q($0.name) }.joined(separator: ", ") + " FROM \(q(d.name))"
+    /// `select` is the destination's own `SELECT … FROM` (`EntitySQL.select`).
+    static func relatedText(_ e: Entity, _ r: Relationship, _ d: Entity, select: String, links: SQLLinkStorage) -> String {
+        let dpk = q(d.primaryKey.name)
         switch links {
         case .foreignKey(_, let column, true):
             return "\(select) WHERE \(dpk) = (SELECT \(q(column)) FROM \(q(e.name)) WHERE \(q(e.primaryKey.name)) = ?)"

@@ -50,7 +50,9 @@ public final class SQLSchemaMapping: Sendable {
         relatedSQL = schema.entities.map { e in
             e.relationships.map { r in
                 defer { next += 1 }
-                return SQLStatement(Self.relatedText(e, r, schema: schema, links: entitySQL[e.index].links[r.name]!), slot: slotted ? next : nil)
+                let d = schema[r.destination]!
+                let text = Self.relatedText(e, r, d, select: entitySQL[d.index].select, links: entitySQL[e.index].links[r.name]!)
+                return SQLStatement(text, slot: slotted ? next : nil)
             }
         }
         slotCount = slotted ? next : 0
