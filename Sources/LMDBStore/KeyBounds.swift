@@ -1,3 +1,4 @@
+import Foundation
 import StoreCore
 
 /// A range walk's conditions on its keys, encoded once, so a key is judged by its bytes with no
@@ -46,9 +47,9 @@ struct KeyBounds {
     @inline(__always)
     func verdict(_ key: UnsafeRawBufferPointer) -> LMDBTransaction.Verdict? {
         if keysMayBeCut && key.count >= LMDBLayout.indexKeyLimit { return nil }
-        guard key.starts(with: prefix) else { return .stop }
+        guard Self.compare(key, prefix) == 0 else { return .stop }
         let rest = UnsafeRawBufferPointer(rebasing: key[prefix.count...])
-        if let exact { return rest.starts(with: exact) ? .match : .stop }
+        if let exact { return Self.compare(rest, exact) == 0 ? .match : .stop }
         guard isRange else { return .match }
         if rest.first == KeyEncoding.nullTag { return .skip }
         if let upper {
@@ -62,11 +63,14 @@ struct KeyBounds {
         return .match
     }
 
-    /// How the component at the start of `bytes` compares with the encoded `component`.
+    /// How the component at the start of `bytes` compares with the encoded `component`: 0 when
+    /// `bytes` starts with it, else as their bytes order (one `memcmp`, as LMDB orders keys).
     @inline(__always)
     private static func compare(_ bytes: UnsafeRawBufferPointer, _ component: [UInt8]) -> Int {
-        if bytes.starts(with: component) { return 0 }
-        return bytes.lexicographicallyPrecedes(component) ? -1 : 1
+        let n = min(bytes.count, component.count)
+        let c = n == 0 ? 0 : component.withUnsafeBytes { memcmp(bytes.baseAddress!, $0.baseAddress!, n) }
+        if c != 0 { return c < 0 ? -1 : 1 }
+        return bytes.count >= component.count ? 0 : -1
     }
 
     /// Whether a value is encoded as a column of `type` encodes its values.
