@@ -1,4 +1,3 @@
-import Foundation
 import StoreCore
 
 /// A range walk's conditions on its keys, encoded once, so a key is judged by its bytes with no
@@ -15,6 +14,8 @@ struct KeyBounds {
     private let upper: [UInt8]?, upperInclusive: Bool
     private let isRange: Bool
     private let keysMayBeCut: Bool
+    /// A key met the lower bound: the walk ascends, so every later key does too.
+    private var lowerPassed = false
 
     init?(_ space: KeySpace, _ fixed: [Value], _ next: KeyConstraint?, exact value: Value?) {
         guard zip(fixed, space.types).allSatisfy(Self.encodesAs) else { return nil }
@@ -43,33 +44,37 @@ struct KeyBounds {
         }
     }
 
-    /// `judge`'s verdict from the key's bytes; nil for a key that may be cut short.
+    /// `judge`'s verdict from the key's bytes; nil for a key that may be cut short. Keys come
+    /// in ascending order: once one is at or above the lower bound, the bound is not read again.
     @inline(__always)
-    func verdict(_ key: UnsafeRawBufferPointer) -> LMDBTransaction.Verdict? {
+    mutating func verdict(_ key: UnsafeRawBufferPointer) -> LMDBTransaction.Verdict? {
         if keysMayBeCut && key.count >= LMDBLayout.indexKeyLimit { return nil }
         guard Self.compare(key, prefix) == 0 else { return .stop }
         let rest = UnsafeRawBufferPointer(rebasing: key[prefix.count...])
         if let exact { return Self.compare(rest, exact) == 0 ? .match : .stop }
         guard isRange else { return .match }
-        if rest.first == KeyEncoding.nullTag { return .skip }
         if let upper {
             let c = Self.compare(rest, upper)
             if c > 0 || (c == 0 && !upperInclusive) { return .stop }
         }
-        if let lower {
-            let c = Self.compare(rest, lower)
-            if c < 0 || (c == 0 && !lowerInclusive) { return .skip }
+        if !lowerPassed {
+            if rest.first == KeyEncoding.nullTag { return .skip }
+            if let lower {
+                let c = Self.compare(rest, lower)
+                if c < 0 || (c == 0 && !lowerInclusive) { return .skip }
+            }
+            lowerPassed = true
         }
         return .match
     }
 
     /// How the component at the start of `bytes` compares with the encoded `component`: 0 when
-    /// `bytes` starts with it, else as their bytes order (one `memcmp`, as LMDB orders keys).
+    /// `bytes` starts with it, else as their bytes order (as LMDB orders keys).
     @inline(__always)
     private static func compare(_ bytes: UnsafeRawBufferPointer, _ component: [UInt8]) -> Int {
         let n = min(bytes.count, component.count)
-        let c = n == 0 ? 0 : component.withUnsafeBytes { memcmp(bytes.baseAddress!, $0.baseAddress!, n) }
-        if c != 0 { return c < 0 ? -1 : 1 }
+        let c = n == 0 ? 0 : component.withUnsafeBytes { RawBytes.order(bytes.baseAddress!, $0.baseAddress!, n) }
+        if c != 0 { return c }
         return bytes.count >= component.count ? 0 : -1
     }
 

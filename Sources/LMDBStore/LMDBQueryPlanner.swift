@@ -53,6 +53,15 @@ struct QueryPlan: Sendable {
 
     /// The public view of the plan (formatted on demand: planning builds no text).
     var summary: LMDBQueryPlan { LMDBQueryPlanner.summary(self) }
+
+    /// The primary keys `walk` hands out are the map's bytes, valid for the transaction (a
+    /// point read's keys and several matches' gathered links are copies, valid for the call).
+    var keysStayInMap: Bool {
+        switch access {
+        case .keys, .linked: false
+        case .range, .rangeDescending, .scan, .linkCounts: true
+        }
+    }
 }
 
 /// The query planner. Rules, in order:

@@ -100,6 +100,7 @@ extension LMDBTransaction {
     /// The rows sorted in memory, keeping the best offset+limit when there is a limit. Record
     /// bytes stay valid for the whole transaction (nothing writes while this runs).
     private func selectSorted(_ plan: QueryPlan, _ row: LMDBRow, _ body: (LMDBRow) throws -> Void) throws {
+        if plan.query.sort.isEmpty, plan.keysStayInMap { return try selectByKey(plan, row, body) }
         typealias Item = (record: UnsafeRawBufferPointer, keys: [Value], id: Value)
         let q = plan.query, sort = q.sort, evaluator = QueryEvaluator()
         var heap = BoundedHeap<Item>(capacity: q.limit.map { q.offset + $0 }) { a, b in
@@ -114,6 +115,25 @@ extension LMDBTransaction {
             guard try accepts(plan, row, recheck, evaluator) else { return true }
             let keys = try sort.map { QueryEvaluator.sortValue(try evaluator.value($0.path, row, in: self), $0.options) }
             heap.insert((record!, keys, row.id))
+            return true
+        }
+        for item in heap.sorted().dropFirst(q.offset) {
+            try row.point(at: item.record)
+            try body(row)
+        }
+    }
+
+    /// The rows in primary key order (no sort asked) from an access in another order: ordered
+    /// by their keys' bytes, which order as `Value.compare` orders the keys, so no value is
+    /// decoded per candidate. Keys and records are the map's, valid for the transaction.
+    private func selectByKey(_ plan: QueryPlan, _ row: LMDBRow, _ body: (LMDBRow) throws -> Void) throws {
+        typealias Item = (record: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer)
+        let q = plan.query, evaluator = QueryEvaluator()
+        var heap = BoundedHeap<Item>(capacity: q.limit.map { q.offset + $0 }) { RawBytes.precedes($0.key, $1.key) }
+        try walk(plan, needRecords: true) { key, record, recheck in
+            try row.point(at: record!)
+            guard try accepts(plan, row, recheck, evaluator) else { return true }
+            heap.insert((record!, key))
             return true
         }
         for item in heap.sorted().dropFirst(q.offset) {
@@ -150,7 +170,7 @@ extension LMDBTransaction {
         var n = 0
         for seek in seeks(space, fixed, next) where n < cap {
             guard try seek.key.isEmpty ? c.move(MDB_FIRST) : c.seek(seek.key) else { break }
-            let bounds = KeyBounds(space, fixed, next, exact: seek.exact)
+            var bounds = KeyBounds(space, fixed, next, exact: seek.exact)
             repeat {
                 let verdict = try bounds?.verdict(c.keyBytes) ?? judge(c.keyBytes, space, fixed, next, seek)
                 if verdict == .stop { break }

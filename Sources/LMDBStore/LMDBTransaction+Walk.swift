@@ -65,7 +65,7 @@ extension LMDBTransaction {
         let c = try LMDBCursor(txn, space.dbi)
         for seek in seeks(space, fixed, next) {
             guard try seek.key.isEmpty ? c.move(MDB_FIRST) : c.seek(seek.key) else { return }
-            let bounds = KeyBounds(space, fixed, next, exact: seek.exact)
+            var bounds = KeyBounds(space, fixed, next, exact: seek.exact)
             repeat {
                 let key = c.keyBytes
                 let verdict = try bounds?.verdict(key) ?? judge(key, space, fixed, next, seek)
@@ -94,7 +94,7 @@ extension LMDBTransaction {
             try c.move(MDB_LAST) && c.seek(Array(c.keyBytes), exact: true)
         }
         guard positioned else { return }
-        let bounds = KeyBounds(space, fixed, nil, exact: nil)
+        var bounds = KeyBounds(space, fixed, nil, exact: nil)
         repeat {
             let verdict = try bounds?.verdict(c.keyBytes) ?? judge(c.keyBytes, space, fixed, nil, nil)
             if verdict == .stop { return }

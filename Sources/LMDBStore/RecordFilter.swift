@@ -48,7 +48,7 @@ struct RecordFilter: Sendable {
         case .stringEquals(let o, let utf8, let negated, let c):
             guard let packed = row.packedRow else { return try evaluator.matches(.condition(c), row, in: tx) }
             guard let field = packed.utf8(at: o) else { return negated }
-            return utf8.withUnsafeBytes { field.elementsEqual($0) } != negated
+            return utf8.withUnsafeBytes { RawBytes.equal(field, $0) } != negated
         case .integer(let o, let range, let c):
             guard let packed = row.packedRow else { return try evaluator.matches(.condition(c), row, in: tx) }
             return packed.int64(at: o).map(range.contains) ?? false

@@ -158,7 +158,7 @@ public struct PackedRow: RowView {
     }
 
     /// The UTF-8 bytes of a string attribute, borrowed (no `String` is made).
-    @inlinable
+    @inlinable @inline(__always)
     public func utf8(at ordinal: Int) -> UnsafeRawBufferPointer? { variable(ordinal, PackedLayout.stringKind) }
 
     @inlinable
