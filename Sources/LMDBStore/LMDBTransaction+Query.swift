@@ -79,15 +79,18 @@ extension LMDBTransaction {
     /// the order unknown: nothing was passed to `body`, and the caller sorts instead.
     private func selectInAccessOrder(_ plan: QueryPlan, _ row: LMDBRow, _ body: (LMDBRow) throws -> Void) throws -> Bool {
         let q = plan.query, evaluator = QueryEvaluator(), primary = layout.primary[q.entity.index]
-        var skip = q.offset, remaining = q.limit ?? Int.max, fellBack = false
+        let skip = SkipBudget(q.offset)
+        var remaining = q.limit ?? Int.max, fellBack = false
         var buffered: [UnsafeRawBufferPointer] = []
-        try walk(plan, needRecords: plan.residual != nil || skip == 0) { key, found, recheck in
-            if found == nil && skip > 0 { skip -= 1; return true }   // nothing to check: a match, skipped unread
+        // Without a residual, every candidate a key answers for certain is a match: the walk
+        // may pass over whole keys of them.
+        try walk(plan, needRecords: plan.residual != nil || q.offset == 0, skipping: plan.residual == nil ? skip : nil) { key, found, recheck in
+            if found == nil && skip.takes(1) { return true }   // nothing to check: a match, skipped unread
             let record = try found ?? pointedRecord(primary, key, from: "an index or link of \(q.entity.name)")
             try row.point(at: record)
             guard try accepts(plan, row, recheck, evaluator) else { return true }
             if recheck && plan.orderMayTruncate { fellBack = true; return false }
-            if skip > 0 { skip -= 1; return true }
+            if skip.takes(1) { return true }
             if plan.orderMayTruncate { buffered.append(record) } else { try body(row) }
             remaining -= 1
             return remaining > 0

@@ -11,8 +11,10 @@ extension LMDBTransaction {
     /// predicate (an index key cut at the key limit). Returns false to stop.
     typealias CandidateVisit = (_ key: UnsafeRawBufferPointer, _ record: UnsafeRawBufferPointer?, _ recheck: Bool) throws -> Bool
 
-    /// Walks a plan's candidates in the access path's order.
-    func walk(_ plan: QueryPlan, needRecords: Bool, _ visit: CandidateVisit) throws {
+    /// Walks a plan's candidates in the access path's order. With `skipping`, candidates that
+    /// are certain matches may be passed over unvisited while the budget lasts (a descending
+    /// index walk counts each key's duplicates); the visitor takes the rest from the budget.
+    func walk(_ plan: QueryPlan, needRecords: Bool, skipping: SkipBudget? = nil, _ visit: CandidateVisit) throws {
         let primary = layout.primary[plan.query.entity.index]
         switch plan.access {
         case .keys(let values):
@@ -31,7 +33,7 @@ extension LMDBTransaction {
         case .range(let space, let fixed, let next):
             try walkRange(space, fixed, next, primary: primary, needRecords: needRecords, visit)
         case .rangeDescending(let space, let fixed):
-            try walkDescending(space, fixed, primary: primary, needRecords: needRecords, visit)
+            try walkDescending(space, fixed, primary: primary, needRecords: needRecords, skipping: skipping, visit)
         case .linked(let sub, let inverse):
             try walkLinked(sub, inverse, primary: primary, needRecords: needRecords, visit)
         case .linkCounts(let dbi, let condition):
@@ -83,7 +85,7 @@ extension LMDBTransaction {
     /// An index from its last key within `fixed` down; each key's duplicates (primary keys)
     /// in ascending order.
     private func walkDescending(_ space: KeySpace, _ fixed: [Value], primary: MDB_dbi, needRecords: Bool,
-                                _ visit: CandidateVisit) throws {
+                                skipping budget: SkipBudget?, _ visit: CandidateVisit) throws {
         let c = try LMDBCursor(txn, space.dbi)
         let prefix = KeyEncoding.encode(fixed)
         // MDB_LAST marks the cursor at the end, where MDB_NEXT_DUP then finds nothing: seek
@@ -98,6 +100,7 @@ extension LMDBTransaction {
         repeat {
             let verdict = try bounds?.verdict(c.keyBytes) ?? judge(c.keyBytes, space, fixed, nil, nil)
             if verdict == .stop { return }
+            if verdict == .match, let budget, budget.remaining > 0, budget.takes(try c.duplicates()) { continue }
             guard try c.move(MDB_FIRST_DUP) else { continue }
             repeat {
                 guard try visitIndexed(c.valueBytes, "index \(space.name)", primary, needRecords, verdict == .maybe, visit) else { return }
