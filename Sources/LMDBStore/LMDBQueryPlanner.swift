@@ -20,8 +20,10 @@ struct KeySpace: Sendable {
     let name: String
 }
 
-/// A plan with everything the executor needs. Internal; `summary` is the public view.
-struct QueryPlan: Sendable {
+/// A plan with everything the executor needs. Internal; `summary` is the public view. A class:
+/// walks hand it (and a relationship access its sub-plan) down by reference, not as a copy of
+/// every field.
+final class QueryPlan: Sendable {
     enum Access: Sendable {
         case keys([Value])
         case range(KeySpace, fixed: [Value], next: KeyConstraint?)
@@ -31,7 +33,7 @@ struct QueryPlan: Sendable {
         case scan(reverse: Bool)
         /// The records linked to the matches of another plan (on the relationship's
         /// destination), read through the inverse's database, in primary key order.
-        indirect case linked(QueryPlan, inverse: MDB_dbi)
+        case linked(QueryPlan, inverse: MDB_dbi)
         /// The owners in a to-many's link database whose number of links passes `condition`
         /// (a `@count` comparison that no owner without links passes), in primary key order.
         case linkCounts(MDB_dbi, ResolvedCondition)
@@ -50,6 +52,18 @@ struct QueryPlan: Sendable {
     /// The conditions the access answers, and the relationship it crosses, for `summary`.
     let answered: [LMDBQueryPlanner.ConditionText]
     let link: LMDBQueryPlanner.LinkCrossed?
+
+    init(query: ResolvedQuery, access: Access, residual: ResolvedPredicate?, filter: RecordFilter?, orderFromAccess: Bool,
+         orderMayTruncate: Bool, answered: [LMDBQueryPlanner.ConditionText], link: LMDBQueryPlanner.LinkCrossed?) {
+        self.query = query
+        self.access = access
+        self.residual = residual
+        self.filter = filter
+        self.orderFromAccess = orderFromAccess
+        self.orderMayTruncate = orderMayTruncate
+        self.answered = answered
+        self.link = link
+    }
 
     /// The public view of the plan (formatted on demand: planning builds no text).
     var summary: LMDBQueryPlan { LMDBQueryPlanner.summary(self) }
