@@ -5,7 +5,11 @@ import StoreCore
 /// Valid only during the `forEach` call that handed it out; copy with `Record(row)`. Internal.
 ///
 /// `point(at:)` checks the record once, its checksum included (a damaged record is
-/// `corrupted`, never a crash or wrong data). A format-3 record is then read through a
+/// `corrupted`, never a crash or wrong data). A filter's candidate is only glanced at
+/// (`glance(at:)`: header and offsets, reads stay in bounds) and `confirm()`ed once it
+/// matches, so every record whose values reach the caller is checked in full while a scan
+/// does not sum the bytes of the records it rejects (`verify()` checks those, as a SQL store's
+/// does). A format-3 record is then read through a
 /// `PackedRow` over the map; a record still in format 2 (in a store created before format 3)
 /// through the offsets of its fields that the check noted.
 final class LMDBRow: RowView {
@@ -45,6 +49,21 @@ final class LMDBRow: RowView {
             bytes = b
             isLegacy = true
         }
+    }
+
+    /// Points the view at a candidate, checking its header and offsets but not its checksum
+    /// (format 3; a format-2 record is checked in full): `confirm()` it before handing it out.
+    @inline(__always)
+    func glance(at b: UnsafeRawBufferPointer) throws {
+        guard b.first == RecordCodec.format else { return try point(at: b) }
+        packed = try PackedRow(wellFormed: b, entity: entity, schemaVersion: schemaVersion)
+        isLegacy = false
+    }
+
+    /// Checks the checksum of a record `glance(at:)` pointed at.
+    @inline(__always)
+    func confirm() throws {
+        if !isLegacy { try packed.confirm() }
     }
 
     /// The record as a packed row over the map; nil for a record still in format 2.

@@ -23,11 +23,13 @@ extension LMDBTransaction {
         let filter = plan.filter, whole = plan.query.predicate
         try walk(plan, needRecords: needRecords || filter != nil) { key, record, recheck in
             if recheck {
-                try row.point(at: record!)
+                try row.glance(at: record!)
                 guard try evaluator.matches(whole, row, in: self) else { return true }
+                try row.confirm()
             } else if let filter {
-                try row.point(at: record!)
+                try row.glance(at: record!)
                 guard try filter.matches(row, evaluator, in: self) else { return true }
+                try row.confirm()
             } else if needRecords {
                 try row.point(at: record!)
             }
@@ -87,8 +89,9 @@ extension LMDBTransaction {
         try walk(plan, needRecords: plan.residual != nil || q.offset == 0, skipping: plan.residual == nil ? skip : nil) { key, found, recheck in
             if found == nil && skip.takes(1) { return true }   // nothing to check: a match, skipped unread
             let record = try found ?? pointedRecord(primary, key, from: "an index or link of \(q.entity.name)")
-            try row.point(at: record)
+            try row.glance(at: record)
             guard try accepts(plan, row, recheck, evaluator) else { return true }
+            try row.confirm()
             if recheck && plan.orderMayTruncate { fellBack = true; return false }
             if skip.takes(1) { return true }
             if plan.orderMayTruncate { buffered.append(record) } else { try body(row) }
@@ -96,7 +99,7 @@ extension LMDBTransaction {
             return remaining > 0
         }
         if fellBack { return false }
-        for b in buffered { try row.point(at: b); try body(row) }
+        for b in buffered { try row.glance(at: b); try body(row) }   // confirmed when they matched
         return true
     }
 
@@ -114,14 +117,15 @@ extension LMDBTransaction {
             return Value.compare(a.id, b.id) == .orderedAscending
         }
         try walk(plan, needRecords: true) { _, record, recheck in
-            try row.point(at: record!)
+            try row.glance(at: record!)
             guard try accepts(plan, row, recheck, evaluator) else { return true }
+            try row.confirm()
             let keys = try sort.map { QueryEvaluator.sortValue(try evaluator.value($0.path, row, in: self), $0.options) }
             heap.insert((record!, keys, row.id))
             return true
         }
         for item in heap.sorted().dropFirst(q.offset) {
-            try row.point(at: item.record)
+            try row.glance(at: item.record)   // confirmed when it matched
             try body(row)
         }
     }
@@ -134,13 +138,14 @@ extension LMDBTransaction {
         let q = plan.query, evaluator = QueryEvaluator()
         var heap = BoundedHeap<Item>(capacity: q.limit.map { q.offset + $0 }) { RawBytes.precedes($0.key, $1.key) }
         try walk(plan, needRecords: true) { key, record, recheck in
-            try row.point(at: record!)
+            try row.glance(at: record!)
             guard try accepts(plan, row, recheck, evaluator) else { return true }
+            try row.confirm()
             heap.insert((record!, key))
             return true
         }
         for item in heap.sorted().dropFirst(q.offset) {
-            try row.point(at: item.record)
+            try row.glance(at: item.record)   // confirmed when it matched
             try body(row)
         }
     }
@@ -180,8 +185,8 @@ extension LMDBTransaction {
                 if verdict == .match { n += try c.duplicates() }
                 if verdict == .maybe {
                     repeat {
-                        try row.point(at: try pointedRecord(primary, c.valueBytes, from: "index \(space.name)"))
-                        if try evaluator.matches(plan.query.predicate, row, in: self) { n += 1 }
+                        try row.glance(at: try pointedRecord(primary, c.valueBytes, from: "index \(space.name)"))
+                        if try evaluator.matches(plan.query.predicate, row, in: self) { try row.confirm(); n += 1 }
                     } while try c.move(MDB_NEXT_DUP)
                 }
             } while try n < cap && c.move(MDB_NEXT_NODUP)

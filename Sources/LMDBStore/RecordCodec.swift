@@ -5,8 +5,9 @@ import StoreCore
 ///
 /// **Format 3** (written since issue 18) is StoreCore's packed record (`PackedLayout`): a
 /// header, a null bitmap, fixed slots, an offset table and a checksum, so a read is a length
-/// check, a checksum and loads at known offsets. Every read checks the checksum: a damaged
-/// record is `corrupted`, never wrong data.
+/// check, a checksum and loads at known offsets. Every record read for the caller checks the
+/// checksum: a damaged record is `corrupted`, never wrong data. A candidate a query's filter
+/// rejects is checked for bounds only (`LMDBRow.glance(at:)`); `verify()` checks every record.
 ///
 /// **Format 2** (written before) is read, never written: a store of format 2 opens, its
 /// records are read as they are and each record written again is written in format 3. Each

@@ -138,15 +138,20 @@ public final class PackedLayout: Sendable {
         Self.header(format: Self.format, count: slots.count, schemaVersion: schemaVersion)
     }
 
-    /// Whether a stored record is sound: its header, a length the offsets account for, and its
-    /// checksum. The fast path of `PackedRow.init(validating:entity:schemaVersion:)`.
+    /// Whether a stored record's header and offsets are sound (every field's bytes lie within
+    /// the record), its checksum not checked: reading it cannot go out of bounds.
     @inlinable @inline(__always)
-    func isSound(_ b: UnsafeRawBufferPointer, schemaVersion: Int) -> Bool {
-        guard b.count >= minimumSize,
-              UInt64(littleEndian: b.loadUnaligned(as: UInt64.self)) == header(schemaVersion),
-              offsetsAreSound(b) else { return false }
-        let end = b.count &- Self.checksumSize
-        return Self.checksum(UnsafeRawBufferPointer(rebasing: b[..<end])) == UInt32(littleEndian: b.loadUnaligned(fromByteOffset: end, as: UInt32.self))
+    func isWellFormed(_ b: UnsafeRawBufferPointer, schemaVersion: Int) -> Bool {
+        b.count >= minimumSize
+            && UInt64(littleEndian: b.loadUnaligned(as: UInt64.self)) == header(schemaVersion)
+            && offsetsAreSound(b)
+    }
+
+    /// Whether a record of at least `checksumSize` bytes matches its checksum.
+    @inlinable @inline(__always)
+    static func checksumMatches(_ b: UnsafeRawBufferPointer) -> Bool {
+        let end = b.count &- checksumSize
+        return checksum(UnsafeRawBufferPointer(rebasing: b[..<end])) == UInt32(littleEndian: b.loadUnaligned(fromByteOffset: end, as: UInt32.self))
     }
 
     /// Whether the offset table rises within the record and ends where the checksum starts.

@@ -50,7 +50,17 @@ public struct PackedRow: RowView {
     /// the layout does not allow, or a checksum that does not match.
     @inlinable @inline(__always)
     public init(validating b: UnsafeRawBufferPointer, entity: Entity, schemaVersion: Int) throws {
-        guard entity.packed.isSound(b, schemaVersion: schemaVersion), let start = b.baseAddress else {
+        try self.init(wellFormed: b, entity: entity, schemaVersion: schemaVersion)
+        try confirm()
+    }
+
+    /// Checks a stored record's header and offsets, not its checksum, and returns a view over
+    /// it: reads stay within the record, but a damaged byte may read as another value. For a
+    /// record that is only looked at (a filter's test); `confirm` checks the checksum before
+    /// its values are handed out.
+    @inlinable @inline(__always)
+    public init(wellFormed b: UnsafeRawBufferPointer, entity: Entity, schemaVersion: Int) throws {
+        guard entity.packed.isWellFormed(b, schemaVersion: schemaVersion), let start = b.baseAddress else {
             throw Self.diagnose(b, entity, schemaVersion)
         }
         owner = Unmanaged.passUnretained(entity)
@@ -58,7 +68,18 @@ public struct PackedRow: RowView {
         count = b.count
     }
 
-    /// What is wrong with a record `isSound` refused (the slow path, for the message).
+    /// Throws `corrupted` when the record does not match its checksum (after
+    /// `init(wellFormed:entity:schemaVersion:)`).
+    @inlinable @inline(__always)
+    public func confirm() throws {
+        let b = UnsafeRawBufferPointer(start: base, count: count)
+        guard PackedLayout.checksumMatches(b) else { throw checksumMismatch() }
+    }
+
+    @usableFromInline @inline(never)
+    func checksumMismatch() -> StoreError { Self.damaged(entity, "checksum mismatch") }
+
+    /// What is wrong with a record `isWellFormed` refused (the slow path, for the message).
     @usableFromInline @inline(never)
     static func diagnose(_ b: UnsafeRawBufferPointer, _ entity: Entity, _ schemaVersion: Int) -> StoreError {
         let layout = entity.packed

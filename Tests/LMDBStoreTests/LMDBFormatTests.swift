@@ -86,6 +86,35 @@ struct LMDBFormatTests {
         _ = user
     }
 
+    @Test("a damaged byte anywhere in a record: no query hands out a wrong value (a filter's rejects are glanced at, every match is checked in full), and verify finds it")
+    func damagedRecordsNeverReachTheCaller() throws {
+        let dir = try format3Store("format3-damaged")
+        let original = try LMDBMigrationTests.rawRecords(dir.url, "User")[1]
+        let clean = try { let s = try LMDBStore(directory: dir.url, schema: SocialSchema.make()); defer { try? s.close() }; return try everything(s)["User"]! }()
+        let queries = try [Query("User"), Query("User", format: "username == 'ann'"), Query("User", format: "score > 0"),
+                           Query("User", format: "username BEGINSWITH[c] 'B'"), Query("User", format: "age >= 0", sort: [.desc("score")], limit: 2),
+                           Query("User", format: "score > 0", offset: 1), Query("User", format: "ANY posts.published == true")]
+        var refused = 0
+        for position in original.indices {
+            var bytes = original
+            bytes[position] ^= 0x10
+            try Self.putRaw(dir.url, "User", key: KeyEncoding.encode(.int64(2)), bytes)
+            let store = try LMDBStore(directory: dir.url, schema: SocialSchema.make())
+            defer { try? store.close() }
+            for q in queries {
+                do {
+                    for r in try store.read({ try $0.fetch(q) }) { #expect(clean.contains(r), "byte \(position), \(q.predicate): \(r)") }
+                    _ = try store.read { try $0.count(q) }
+                } catch let e as StoreError {
+                    #expect(e.category == .corrupted, "byte \(position): \(e)")
+                    refused += 1
+                }
+            }
+            #expect(try !store.verify().isClean, "byte \(position): verify misses the damage")
+        }
+        #expect(refused > 0)
+    }
+
     /// Puts raw bytes at a key of a database, beside LMDBStore (the store must be closed).
     static func putRaw(_ dir: URL, _ db: String, key: [UInt8], _ value: [UInt8]) throws {
         var env: OpaquePointer?
