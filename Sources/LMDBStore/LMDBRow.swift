@@ -66,6 +66,25 @@ final class LMDBRow: RowView {
         if !isLegacy { try packed.confirm() }
     }
 
+    /// `test`'s answer on the glanced record; when it throws, the record's checksum is checked
+    /// first, so a damaged record is `corrupted`, not whatever its damaged bytes led to (a
+    /// key that names no record).
+    @inline(__always)
+    func judged(_ test: () throws -> Bool) throws -> Bool {
+        do { return try test() } catch {
+            try confirm()
+            throw error
+        }
+    }
+
+    /// Points the view again at a record checked in full before (this transaction's map).
+    @inline(__always)
+    func revisit(_ b: UnsafeRawBufferPointer) throws {
+        guard b.first == RecordCodec.format else { return try point(at: b) }
+        packed = PackedRow(unchecked: b, entity: entity)
+        isLegacy = false
+    }
+
     /// The record as a packed row over the map; nil for a record still in format 2.
     @inline(__always)
     var packedRow: PackedRow? { isLegacy ? nil : packed }

@@ -24,11 +24,11 @@ extension LMDBTransaction {
         try walk(plan, needRecords: needRecords || filter != nil) { key, record, recheck in
             if recheck {
                 try row.glance(at: record!)
-                guard try evaluator.matches(whole, row, in: self) else { return true }
+                guard try row.judged({ try evaluator.matches(whole, row, in: self) }) else { return true }
                 try row.confirm()
             } else if let filter {
                 try row.glance(at: record!)
-                guard try filter.matches(row, evaluator, in: self) else { return true }
+                guard try row.judged({ try filter.matches(row, evaluator, in: self) }) else { return true }
                 try row.confirm()
             } else if needRecords {
                 try row.point(at: record!)
@@ -72,8 +72,10 @@ extension LMDBTransaction {
     /// the whole predicate for a cut index key. `row` points at the candidate's record.
     @inline(__always)
     private func accepts(_ plan: QueryPlan, _ row: LMDBRow, _ recheck: Bool, _ evaluator: QueryEvaluator) throws -> Bool {
-        if recheck { return try evaluator.matches(plan.query.predicate, row, in: self) }
-        return try plan.filter?.matches(row, evaluator, in: self) ?? true
+        try row.judged {
+            if recheck { return try evaluator.matches(plan.query.predicate, row, in: self) }
+            return try plan.filter?.matches(row, evaluator, in: self) ?? true
+        }
     }
 
     /// The rows in the access path's order, stopping at the limit; matches skipped by the
@@ -99,7 +101,7 @@ extension LMDBTransaction {
             return remaining > 0
         }
         if fellBack { return false }
-        for b in buffered { try row.glance(at: b); try body(row) }   // confirmed when they matched
+        for b in buffered { try row.revisit(b); try body(row) }   // confirmed when they matched
         return true
     }
 
@@ -125,7 +127,7 @@ extension LMDBTransaction {
             return true
         }
         for item in heap.sorted().dropFirst(q.offset) {
-            try row.glance(at: item.record)   // confirmed when it matched
+            try row.revisit(item.record)   // confirmed when it matched
             try body(row)
         }
     }
@@ -145,7 +147,7 @@ extension LMDBTransaction {
             return true
         }
         for item in heap.sorted().dropFirst(q.offset) {
-            try row.glance(at: item.record)   // confirmed when it matched
+            try row.revisit(item.record)   // confirmed when it matched
             try body(row)
         }
     }
@@ -186,7 +188,7 @@ extension LMDBTransaction {
                 if verdict == .maybe {
                     repeat {
                         try row.glance(at: try pointedRecord(primary, c.valueBytes, from: "index \(space.name)"))
-                        if try evaluator.matches(plan.query.predicate, row, in: self) { try row.confirm(); n += 1 }
+                        if try row.judged({ try evaluator.matches(plan.query.predicate, row, in: self) }) { try row.confirm(); n += 1 }
                     } while try c.move(MDB_NEXT_DUP)
                 }
             } while try n < cap && c.move(MDB_NEXT_NODUP)

@@ -12,10 +12,15 @@ struct SQLQueryShape: Hashable, Sendable {
     let kind: Kind
     let blanked: Query
     let classes: [UInt8]
+    /// Operands a cached shape holds at most: a long `IN` list is compiled every time, so the
+    /// table's size stays small whatever the queries.
+    static let maxOperands = 64
 
     /// The shape of `query`, whose resolution is `resolved`; nil when an operand has no class
-    /// (a list or a map, a non-finite number): such a query is compiled every time.
+    /// (a list or a map, a non-finite number) or there are over `maxOperands`: such a query
+    /// is compiled every time.
     init?(_ kind: Kind, _ query: Query, _ resolved: [Value]) {
+        guard resolved.count <= Self.maxOperands else { return nil }
         var classes: [UInt8] = []
         classes.reserveCapacity(resolved.count)
         for v in resolved {
@@ -54,7 +59,7 @@ struct SQLQueryShape: Hashable, Sendable {
             return .date(Date(timeIntervalSinceReferenceDate: Double(d.timeIntervalSinceReferenceDate < 0 ? -n : n) + 0.5))
         case .string(let s) where !s.isEmpty: return .string(String(repeating: "q", count: round + 1) + "substitute\(index)")
         case .bytes(let b) where !b.isEmpty: return .bytes(Array(repeating: 0xA5, count: round + 1) + withUnsafeBytes(of: n) { Array($0) })
-        case .uuid: return .uuid(UUID(uuid: (UInt8(round), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, UInt8(index >> 8 & 0xFF), UInt8(index & 0xFF))))
+        case .uuid: return .uuid(UUID(uuid: (0xA5, UInt8(round), 0x5A, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, UInt8(index >> 8 & 0xFF), UInt8(index & 0xFF))))
         default: return v
         }
     }

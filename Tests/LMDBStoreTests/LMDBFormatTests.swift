@@ -93,7 +93,8 @@ struct LMDBFormatTests {
         let clean = try { let s = try LMDBStore(directory: dir.url, schema: SocialSchema.make()); defer { try? s.close() }; return try everything(s)["User"]! }()
         let queries = try [Query("User"), Query("User", format: "username == 'ann'"), Query("User", format: "score > 0"),
                            Query("User", format: "username BEGINSWITH[c] 'B'"), Query("User", format: "age >= 0", sort: [.desc("score")], limit: 2),
-                           Query("User", format: "score > 0", offset: 1), Query("User", format: "ANY posts.published == true")]
+                           Query("User", format: "score > 0", offset: 1), Query("User", format: "ANY posts.published == true"),
+                           Query("User", format: "posts.@count >= 0"), Query("User", format: "NONE posts.published == true", sort: [.asc("username")])]
         var refused = 0
         for position in original.indices {
             var bytes = original
