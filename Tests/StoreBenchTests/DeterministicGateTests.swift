@@ -48,6 +48,58 @@ import Testing
         #expect(single.verdict == .regression)
         #expect(abs((single.new ?? 0) - (single.base ?? 0) - 1) < 0.01, "exactly one more allocation per read")
     }
+
+    /// A cost paid the first time a store meets an operation (a query shape compiled, a
+    /// statement prepared) is not counted: the counted repetition's operations ran once before,
+    /// so the count does not depend on how far a warm-up got. A repository that keeps each
+    /// query it meets counts exactly what the store beneath it counts.
+    @Test func firstSightCostsStayOutOfTheCount() throws {
+        let dir = try TemporaryDirectory("alloc-first-sight")
+        func wrapped(keeps: Bool) -> BackendDescriptor {
+            BackendDescriptor(name: "sqlite", summary: "SQLiteStore in a wrapper that keeps every query it meets: \(keeps)", engine: "sqlite") {
+                try FirstSightRepository(SQLiteStore.descriptor.open($0, $1, $2), keeps: keeps)
+            }
+        }
+        let base = try Self.measure(wrapped(keeps: false), in: dir.url.appendingPathComponent("a"))
+        let kept = try Self.measure(wrapped(keeps: true), in: dir.url.appendingPathComponent("b"))
+        let same = ResultsComparison(base: CompareAndReportTests.results(base), new: CompareAndReportTests.results(kept), metric: .allocations)
+        #expect(same.exitCode == 0, "\(same.markdown())")
+    }
+}
+
+/// A repository that keeps every query it counts or fetches (when `keeps`), as a cache of
+/// compiled queries does: an allocation the first time it meets one, none after. Without
+/// `keeps`, the same wrapper with nothing kept: the baseline with the wrapper's own costs.
+final class FirstSightRepository: Repository, @unchecked Sendable {
+    let inner: any Repository
+    let keeps: Bool
+    private let seen = Locked<Set<Query>>([])
+    init(_ inner: any Repository, keeps: Bool) { (self.inner, self.keeps) = (inner, keeps) }
+    var schema: Schema { inner.schema }
+    var capabilities: Capabilities { inner.capabilities }
+    func read<T>(_ body: (any ReadTransaction) throws -> T) throws -> T {
+        try inner.read { try body(FirstSightTransaction(inner: $0, repository: self)) }
+    }
+    func write<T>(_ body: (any WriteTransaction) throws -> T) throws -> T { try inner.write(body) }
+    func close() throws { try inner.close() }
+    func meet(_ q: Query) {
+        // A set allocates only as it grows: a first sight allocates once more, as a compile does.
+        if keeps, seen.withLock({ $0.insert(q).inserted }) { free(malloc(64)) }
+    }
+}
+
+struct FirstSightTransaction: ReadTransaction {
+    let inner: any ReadTransaction
+    let repository: FirstSightRepository
+    var schema: Schema { inner.schema }
+    func fetch(_ entity: String, id: Value) throws -> Record? { try inner.fetch(entity, id: id) }
+    func fetch(_ query: Query) throws -> [Record] { repository.meet(query); return try inner.fetch(query) }
+    func forEach(_ query: Query, _ body: (any RowView) throws -> Void) throws { try inner.forEach(query, body) }
+    func forEachPacked(_ query: Query, _ body: (PackedRow) throws -> Void) throws { try inner.forEachPacked(query, body) }
+    func count(_ query: Query) throws -> Int { repository.meet(query); return try inner.count(query) }
+    func related(_ entity: String, id: Value, via relationship: String) throws -> [Record] {
+        try inner.related(entity, id: id, via: relationship)
+    }
 }
 
 /// A repository that allocates (and frees) 64 bytes more in every transaction: the injected fault.
