@@ -38,6 +38,8 @@ public final class SQLSchemaMapping: Sendable {
     private let quotedNames: [[String]]
     /// Per entity: `t0."a", t0."b", …` and the same on `s0` (the compiler's select lists).
     private let selectLists: [(t0: String, s0: String)]
+    /// The queries compiled on this schema, by shape.
+    let queryCache = SQLQueryCache()
 
     /// `slotted: false` gives the fixed statements no slot, for a mapping used beside the
     /// store's own on one connection (a migration's old and new schemas): a driver caching by

@@ -92,35 +92,36 @@ public final class SQLTransaction: WriteTransaction {
     }
 
     public func fetch(_ query: Query) throws -> [Record] {
-        try checkActive()
-        let rq = try schema.resolve(query)
-        var c = SQLQueryCompiler(mapping: mapping)
-        let sql = c.select(rq)
-        return try records(SQLStatement(sql), c.bindings, rq.entity)
+        let (rq, sql, bindings) = try compiled(query, .select)
+        return try records(sql, bindings, rq.entity)
     }
 
     public func forEach(_ query: Query, _ body: (any RowView) throws -> Void) throws {
-        try checkActive()
-        let rq = try schema.resolve(query)
-        var c = SQLQueryCompiler(mapping: mapping)
-        let sql = c.select(rq)
-        try db.rows(SQLStatement(sql), c.bindings, of: rq.entity, body)
+        let (rq, sql, bindings) = try compiled(query, .select)
+        try db.rows(sql, bindings, of: rq.entity, body)
     }
 
     public func forEachPacked(_ query: Query, _ body: (PackedRow) throws -> Void) throws {
-        try checkActive()
-        let rq = try schema.resolve(query)
-        var c = SQLQueryCompiler(mapping: mapping)
-        let sql = c.select(rq)
-        try db.packedRows(SQLStatement(sql), c.bindings, of: rq.entity, body)
+        let (rq, sql, bindings) = try compiled(query, .select)
+        try db.packedRows(sql, bindings, of: rq.entity, body)
     }
 
     public func count(_ query: Query) throws -> Int {
+        let (_, sql, bindings) = try compiled(query, .count)
+        return Int(try db.scalarInt(sql, bindings) ?? 0)
+    }
+
+    /// The query resolved and compiled (`SELECT` of its rows or `COUNT(*)`), through the
+    /// mapping's cache of compiled shapes.
+    private func compiled(_ query: Query, _ kind: SQLQueryShape.Kind) throws -> (ResolvedQuery, SQLStatement, [Value]) {
         try checkActive()
         let rq = try schema.resolve(query)
-        var c = SQLQueryCompiler(mapping: mapping)
-        let sql = c.count(rq)
-        return Int(try db.scalarInt(SQLStatement(sql), c.bindings) ?? 0)
+        let (sql, bindings) = mapping.queryCache.compiled(kind, query, rq, schema: schema) { r in
+            var c = SQLQueryCompiler(mapping: mapping)
+            let sql = kind == .select ? c.select(r) : c.count(r)
+            return (sql, c.bindings)
+        }
+        return (rq, sql, bindings)
     }
 
     /// The records linked to one record, in key order (or the list's order). The existence
