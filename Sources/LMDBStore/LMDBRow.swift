@@ -16,6 +16,8 @@ final class LMDBRow: RowView {
     let entity: Entity
     private let schemaVersion: Int
     private let acceptsFormat2: Bool
+    /// What `glance(at:)` checks of a format-3 record (no array of the layout read per record).
+    private let frame: PackedLayout.Frame
     // Re-pointed for every record of a scan, read for every field: unchecked exclusivity
     // keeps the runtime's access tracking off this hot path. The row is used by one thread.
     @exclusivity(unchecked) private(set) var packed: PackedRow
@@ -30,6 +32,7 @@ final class LMDBRow: RowView {
         self.entity = entity
         self.schemaVersion = schemaVersion
         self.acceptsFormat2 = acceptsFormat2
+        frame = entity.packed.frame(schemaVersion: schemaVersion)
         packed = PackedRow(unchecked: UnsafeRawBufferPointer(start: nil, count: 0), entity: entity)
         offsets = .allocate(capacity: entity.attributes.count)
         offsets.initialize(repeating: 0)
@@ -41,7 +44,8 @@ final class LMDBRow: RowView {
     @inline(__always)
     func point(at b: UnsafeRawBufferPointer) throws {
         if b.first == RecordCodec.format {
-            packed = try PackedRow(validating: b, entity: entity, schemaVersion: schemaVersion)
+            packed = try PackedRow(wellFormed: b, entity: entity, frame: frame, schemaVersion: schemaVersion)
+            try packed.confirm()
             isLegacy = false
         } else {
             try RecordCodec.checkLegacy(b, entity, acceptsFormat2)
@@ -56,7 +60,7 @@ final class LMDBRow: RowView {
     @inline(__always)
     func glance(at b: UnsafeRawBufferPointer) throws {
         guard b.first == RecordCodec.format else { return try point(at: b) }
-        packed = try PackedRow(wellFormed: b, entity: entity, schemaVersion: schemaVersion)
+        packed = try PackedRow(wellFormed: b, entity: entity, frame: frame, schemaVersion: schemaVersion)
         isLegacy = false
     }
 
@@ -64,17 +68,6 @@ final class LMDBRow: RowView {
     @inline(__always)
     func confirm() throws {
         if !isLegacy { try packed.confirm() }
-    }
-
-    /// `test`'s answer on the glanced record; when it throws, the record's checksum is checked
-    /// first, so a damaged record is `corrupted`, not whatever its damaged bytes led to (a
-    /// key that names no record).
-    @inline(__always)
-    func judged(_ test: () throws -> Bool) throws -> Bool {
-        do { return try test() } catch {
-            try confirm()
-            throw error
-        }
     }
 
     /// Points the view again at a record checked in full before (this transaction's map).

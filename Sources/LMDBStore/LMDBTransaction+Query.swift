@@ -20,15 +20,10 @@ extension LMDBTransaction {
     func walkMatches(_ plan: QueryPlan, row: LMDBRow, needRecords: Bool,
                      _ visit: (_ key: UnsafeRawBufferPointer, _ record: UnsafeRawBufferPointer?, _ recheck: Bool) throws -> Bool) throws {
         let evaluator = QueryEvaluator()
-        let filter = plan.filter, whole = plan.query.predicate
-        try walk(plan, needRecords: needRecords || filter != nil) { key, record, recheck in
-            if recheck {
+        try walk(plan, needRecords: needRecords || plan.filter != nil) { key, record, recheck in
+            if recheck || plan.filter != nil {
                 try row.glance(at: record!)
-                guard try row.judged({ try evaluator.matches(whole, row, in: self) }) else { return true }
-                try row.confirm()
-            } else if let filter {
-                try row.glance(at: record!)
-                guard try row.judged({ try filter.matches(row, evaluator, in: self) }) else { return true }
+                guard try accepts(plan, row, recheck, evaluator) else { return true }
                 try row.confirm()
             } else if needRecords {
                 try row.point(at: record!)
@@ -42,7 +37,8 @@ extension LMDBTransaction {
     func select(_ plan: QueryPlan, _ body: (LMDBRow) throws -> Void) throws {
         if plan.query.limit == 0 { return }
         let row = rowView(plan.query.entity)
-        if case .scan(let reverse) = plan.access, plan.residual == nil, plan.orderFromAccess {
+        if case .scan(let reverse) = plan.access, plan.orderFromAccess {
+            if let filter = plan.filter { return try selectScan(reverse: reverse, filter, plan.query, row, body) }
             return try selectScan(reverse: reverse, plan.query, row, body)
         }
         if plan.orderFromAccess, try selectInAccessOrder(plan, row, body) { return }
@@ -68,13 +64,42 @@ extension LMDBTransaction {
         }
     }
 
+    /// The records in key order that pass `filter`, after offset and limit: the cursor's loop
+    /// with nothing else per record than the glance, the filter and a match's checksum.
+    private func selectScan(reverse: Bool, _ filter: RecordFilter, _ q: ResolvedQuery, _ row: LMDBRow,
+                            _ body: (LMDBRow) throws -> Void) throws {
+        let c = try LMDBCursor(txn, layout.primary[q.entity.index])
+        let step = reverse ? MDB_PREV : MDB_NEXT, evaluator = QueryEvaluator()
+        var skip = q.offset, remaining = q.limit ?? .max
+        var more = try c.move(reverse ? MDB_LAST : MDB_FIRST)
+        while more && remaining > 0 {
+            try row.glance(at: c.valueBytes)
+            let matched: Bool
+            do { matched = try filter.matches(row, evaluator, in: self) } catch {
+                try row.confirm()   // as `accepts` does, written in the loop: a call per record costs
+                throw error
+            }
+            if matched {
+                try row.confirm()
+                if skip > 0 { skip -= 1 } else { try body(row); remaining -= 1 }
+            }
+            more = try c.move(step)
+        }
+    }
+
     /// Whether a candidate passes what remains to check: nothing, the residual conditions, or
-    /// the whole predicate for a cut index key. `row` points at the candidate's record.
+    /// the whole predicate for a cut index key. `row` was glanced at: when the test throws, the
+    /// record's checksum is checked first, so a damaged record is `corrupted`, not whatever
+    /// its damaged bytes led to (a key that names no record). No closure: nothing is retained
+    /// per candidate.
     @inline(__always)
     private func accepts(_ plan: QueryPlan, _ row: LMDBRow, _ recheck: Bool, _ evaluator: QueryEvaluator) throws -> Bool {
-        try row.judged {
+        do {
             if recheck { return try evaluator.matches(plan.query.predicate, row, in: self) }
             return try plan.filter?.matches(row, evaluator, in: self) ?? true
+        } catch {
+            try row.confirm()
+            throw error
         }
     }
 
@@ -188,7 +213,7 @@ extension LMDBTransaction {
                 if verdict == .maybe {
                     repeat {
                         try row.glance(at: try pointedRecord(primary, c.valueBytes, from: "index \(space.name)"))
-                        if try row.judged({ try evaluator.matches(plan.query.predicate, row, in: self) }) { try row.confirm(); n += 1 }
+                        if try accepts(plan, row, true, evaluator) { try row.confirm(); n += 1 }
                     } while try c.move(MDB_NEXT_DUP)
                 }
             } while try n < cap && c.move(MDB_NEXT_NODUP)

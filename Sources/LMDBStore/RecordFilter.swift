@@ -12,10 +12,12 @@ struct RecordFilter: Sendable {
         case all([Node])
         case any([Node])
         case not(Node)
-        /// `attribute == string` (`negated`: `!=`).
-        case stringEquals(ordinal: Int, utf8: [UInt8], negated: Bool, ResolvedCondition)
+        /// `attribute == string` (`negated`: `!=`). Each in-place leaf keeps its condition
+        /// boxed (`ResolvedPredicate`, one reference) for a record still in format 2: a leaf
+        /// is matched per record, and a condition held inline is copied at every match.
+        case stringEquals(ordinal: Int, utf8: [UInt8], negated: Bool, ResolvedPredicate)
         /// `attribute <op> integer`; `range` holds the integers that pass.
-        case integer(ordinal: Int, ClosedRange<Int64>, ResolvedCondition)
+        case integer(ordinal: Int, ClosedRange<Int64>, ResolvedPredicate)
         /// Any other comparison of a direct attribute (text operators, options, other types):
         /// `QueryEvaluator.test` on the field read in place, no trip through the evaluator's
         /// path walk. `p` answers a record still in format 2.
@@ -45,12 +47,12 @@ struct RecordFilter: Sendable {
             for m in ns where try matches(m, row, evaluator, tx) { return true }
             return false
         case .not(let m): return try !matches(m, row, evaluator, tx)
-        case .stringEquals(let o, let utf8, let negated, let c):
-            guard let packed = row.packedRow else { return try evaluator.matches(.condition(c), row, in: tx) }
+        case .stringEquals(let o, let utf8, let negated, let p):
+            guard let packed = row.packedRow else { return try evaluator.matches(p, row, in: tx) }
             guard let field = packed.utf8(at: o) else { return negated }
             return utf8.withUnsafeBytes { RawBytes.equal(field, $0) } != negated
-        case .integer(let o, let range, let c):
-            guard let packed = row.packedRow else { return try evaluator.matches(.condition(c), row, in: tx) }
+        case .integer(let o, let range, let p):
+            guard let packed = row.packedRow else { return try evaluator.matches(p, row, in: tx) }
             return packed.int64(at: o).map(range.contains) ?? false
         case .value(let o, let comparison, let options, let p):
             guard let packed = row.packedRow else { return try evaluator.matches(p, row, in: tx) }
@@ -77,9 +79,9 @@ struct RecordFilter: Sendable {
         let direct = e.attributes[o].collection == nil ? Node.value(ordinal: o, c.comparison, c.options, .condition(c)) : .general(.condition(c))
         guard c.options.isEmpty else { return direct }
         switch (type, c.comparison) {
-        case (.string, .equal(.string(let s))): return .stringEquals(ordinal: o, utf8: Array(s.utf8), negated: false, c)
-        case (.string, .notEqual(.string(let s))): return .stringEquals(ordinal: o, utf8: Array(s.utf8), negated: true, c)
-        case (.int64, _): return integerRange(c.comparison).map { .integer(ordinal: o, $0, c) } ?? direct
+        case (.string, .equal(.string(let s))): return .stringEquals(ordinal: o, utf8: Array(s.utf8), negated: false, .condition(c))
+        case (.string, .notEqual(.string(let s))): return .stringEquals(ordinal: o, utf8: Array(s.utf8), negated: true, .condition(c))
+        case (.int64, _): return integerRange(c.comparison).map { .integer(ordinal: o, $0, .condition(c)) } ?? direct
         default: return direct
         }
     }

@@ -142,9 +142,14 @@ public final class PackedLayout: Sendable {
     /// the record), its checksum not checked: reading it cannot go out of bounds.
     @inlinable @inline(__always)
     func isWellFormed(_ b: UnsafeRawBufferPointer, schemaVersion: Int) -> Bool {
-        b.count >= minimumSize
-            && UInt64(littleEndian: b.loadUnaligned(as: UInt64.self)) == header(schemaVersion)
-            && offsetsAreSound(b)
+        frame(schemaVersion: schemaVersion).admits(b)
+    }
+
+    /// What `isWellFormed` reads of this layout at `schemaVersion`.
+    @inlinable
+    public func frame(schemaVersion: Int) -> Frame {
+        Frame(minimumSize: minimumSize, header: header(schemaVersion), variableStart: variableStart,
+              tableOffset: tableOffset, variableCount: variableCount)
     }
 
     /// Whether a record of at least `checksumSize` bytes matches its checksum.
@@ -157,14 +162,6 @@ public final class PackedLayout: Sendable {
     /// Whether the offset table rises within the record and ends where the checksum starts.
     @inlinable @inline(__always)
     func offsetsAreSound(_ b: UnsafeRawBufferPointer) -> Bool {
-        let end = b.count &- Self.checksumSize
-        var previous = variableStart, entry = tableOffset
-        for _ in 0..<variableCount {
-            let e = Int(UInt32(littleEndian: b.loadUnaligned(fromByteOffset: entry, as: UInt32.self)))
-            guard e >= previous, e <= end else { return false }
-            previous = e
-            entry &+= 4
-        }
-        return previous == end
+        frame(schemaVersion: 0).offsetsAreSound(b)
     }
 }

@@ -60,9 +60,14 @@ public struct PackedRow: RowView {
     /// its values are handed out.
     @inlinable @inline(__always)
     public init(wellFormed b: UnsafeRawBufferPointer, entity: Entity, schemaVersion: Int) throws {
-        guard entity.packed.isWellFormed(b, schemaVersion: schemaVersion), let start = b.baseAddress else {
-            throw Self.diagnose(b, entity, schemaVersion)
-        }
+        try self.init(wellFormed: b, entity: entity, frame: entity.packed.frame(schemaVersion: schemaVersion), schemaVersion: schemaVersion)
+    }
+
+    /// `init(wellFormed:entity:schemaVersion:)` with the layout's `frame` at that version at
+    /// hand (a scan keeps it: it reads no array of the layout per record).
+    @inlinable @inline(__always)
+    public init(wellFormed b: UnsafeRawBufferPointer, entity: Entity, frame: PackedLayout.Frame, schemaVersion: Int) throws {
+        guard frame.admits(b), let start = b.baseAddress else { throw Self.diagnose(b, entity, schemaVersion) }
         owner = Unmanaged.passUnretained(entity)
         base = start
         count = b.count
